@@ -1,0 +1,60 @@
+# Two commands set everything up: `make run` and `make test`. See README.md.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format install install-dev setup serve messages bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Stamp files re-run pip only when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+setup: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+
+run: setup
+	@echo ""
+	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl-C stops)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+test: lint
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/pytest
+
+# Production-style serving: needs DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS.
+# No demo data here: its passwords are public.
+serve: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	$(BIN)/gunicorn tutor.wsgi --bind $(HOST):$(PORT) --workers $${WEB_CONCURRENCY:-3} --access-logfile -
+
+# Regenerate translations (needs gettext); the compiled .mo files are committed.
+messages: install-dev
+	$(BIN)/python manage.py makemessages -l de --no-obsolete --no-location
+	$(BIN)/python manage.py compilemessages
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis .ruff_cache

@@ -1,0 +1,122 @@
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from tests.factories import PASSWORD, LearnerFactory, SchoolClassFactory
+from tutor.accounts.models import Role, User
+from tutor.classroom.models import Membership
+
+pytestmark = pytest.mark.django_db
+
+GOOD_PASSWORD = "Stoeck-und-Weis-7"
+
+
+def signup_data(**extra):
+    return {
+        "username": "new_pupil",
+        "password1": GOOD_PASSWORD,
+        "password2": GOOD_PASSWORD,
+        **extra,
+    }
+
+
+def test_signup_creates_a_logged_in_learner(client):
+    response = client.post(reverse("signup"), signup_data())
+    assert response.status_code == 302
+    user = User.objects.get(username="new_pupil")
+    assert user.role == Role.LEARNER
+    assert client.get(reverse("home")).context["user"] == user
+
+
+def test_signup_with_join_code_joins_the_class(client):
+    school_class = SchoolClassFactory(join_code="ABCDEFGH")
+    # Pupils type codes sloppily; lower case and a dash still work.
+    client.post(reverse("signup"), signup_data(join_code="abcd-efgh"))
+    user = User.objects.get(username="new_pupil")
+    assert Membership.objects.filter(learner=user, school_class=school_class).exists()
+
+
+def test_signup_with_unknown_code_shows_error_and_creates_nothing(client):
+    response = client.post(reverse("signup"), signup_data(join_code="NOPE"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["join_code"]
+    assert "Keine Klasse hat diesen Beitrittscode" in response.content.decode()
+    assert not User.objects.filter(username="new_pupil").exists()
+
+
+def test_signup_password_mismatch_is_a_form_error(client):
+    response = client.post(reverse("signup"), signup_data(password2="something-else-9"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["password2"]
+    assert not User.objects.filter(username="new_pupil").exists()
+
+
+def test_login_and_logout(client):
+    learner = LearnerFactory(username="anna")
+    response = client.post(reverse("login"), {"username": "anna", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.get(reverse("home")).context["user"] == learner
+    client.post(reverse("logout"))
+    assert not client.get(reverse("home")).context["user"].is_authenticated
+
+
+def test_login_with_wrong_password_shows_form_error(client):
+    LearnerFactory(username="anna")
+    response = client.post(reverse("login"), {"username": "anna", "password": "wrong"})
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors()
+
+
+def test_logout_by_get_is_refused(client, learner):
+    client.force_login(learner)
+    assert client.get(reverse("logout")).status_code == 405
+
+
+def test_anonymous_is_sent_to_login_for_role_pages(client):
+    for name in ("teacher_classes", "my_classes"):
+        response = client.get(reverse(name))
+        assert response.status_code == 302
+        assert reverse("login") in response["Location"]
+
+
+def test_learner_cannot_open_teacher_pages(client, learner):
+    client.force_login(learner)
+    assert client.get(reverse("teacher_classes")).status_code == 403
+    assert client.post(reverse("teacher_classes"), {"name": "Hack"}).status_code == 403
+
+
+def test_teacher_cannot_join_a_class(client, teacher, school_class):
+    client.force_login(teacher)
+    assert client.post(reverse("join_class"), {"code": school_class.join_code}).status_code == 403
+
+
+def test_teacher_creates_class_and_sees_only_their_own(client, teacher):
+    other = SchoolClassFactory(name="Fremde Klasse")
+    client.force_login(teacher)
+    client.post(reverse("teacher_classes"), {"name": "Klasse 4a"})
+    page = client.get(reverse("teacher_classes")).content.decode()
+    assert "Klasse 4a" in page
+    assert other.name not in page and other.join_code not in page
+
+
+def test_learner_joins_with_code(client, learner, school_class):
+    client.force_login(learner)
+    response = client.post(reverse("join_class"), {"code": school_class.join_code.lower()})
+    assert response.status_code == 302
+    assert school_class.learners.filter(pk=learner.pk).exists()
+
+
+def test_learner_join_with_bad_code_is_a_form_error(client, learner):
+    client.force_login(learner)
+    response = client.post(reverse("join_class"), {"code": "ZZZZZZZZ"})
+    assert response.status_code == 200
+    assert response.context["form"].errors["code"]
+
+
+def test_createteacher_command(capsys):
+    call_command("createteacher", "herr_meier", password="Lehrer-Passwort-1")
+    user = User.objects.get(username="herr_meier")
+    assert user.role == Role.TEACHER
+    assert user.check_password("Lehrer-Passwort-1")
+    with pytest.raises(CommandError):
+        call_command("createteacher", "herr_meier", password="x")

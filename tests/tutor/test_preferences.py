@@ -1,0 +1,68 @@
+"""Language switch (German/English) and the deck preference."""
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_default_language_is_german(client):
+    page = client.get(reverse("home"))
+    assert page.context["LANGUAGE_CODE"] == "de"
+    assert '<html lang="de">' in page.content.decode()
+    assert "Anmelden" in page.content.decode()
+
+
+def test_switching_to_english_and_back(client):
+    response = client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert response.status_code == 302
+    page = client.get(reverse("home")).content.decode()
+    assert '<html lang="en">' in page
+    assert "Log in" in page and "Anmelden" not in page
+    client.post(reverse("set_language"), {"language": "de", "next": "/"})
+    assert '<html lang="de">' in client.get(reverse("home")).content.decode()
+
+
+@pytest.mark.parametrize("name", ["home", "login", "signup"])
+def test_pages_render_in_both_languages(client, name):
+    for code in ("de", "en"):
+        client.post(reverse("set_language"), {"language": code, "next": "/"})
+        response = client.get(reverse(name))
+        assert response.status_code == 200
+        assert f'<html lang="{code}">' in response.content.decode()
+
+
+def test_deck_preference_for_visitor_lives_in_session(client):
+    assert client.get(reverse("home")).context["deck"] == "swiss"
+    response = client.post(reverse("set_deck"), {"deck": "french", "next": "/accounts/login/"})
+    assert response.status_code == 302 and response["Location"] == "/accounts/login/"
+    assert client.get(reverse("home")).context["deck"] == "french"
+
+
+def test_deck_preference_is_saved_on_the_account(client, learner):
+    client.force_login(learner)
+    client.post(reverse("set_deck"), {"deck": "french"})
+    learner.refresh_from_db()
+    assert learner.deck == "french"
+    assert client.get(reverse("home")).context["deck"] == "french"
+
+
+def test_unknown_deck_is_a_400_with_reason(client, learner):
+    client.force_login(learner)
+    response = client.post(reverse("set_deck"), {"deck": "tarot"})
+    assert response.status_code == 400
+    assert response.content
+    learner.refresh_from_db()
+    assert learner.deck == "swiss"
+
+
+def test_deck_next_to_another_site_is_ignored(client):
+    response = client.post(reverse("set_deck"), {"deck": "french", "next": "https://evil.example/"})
+    assert response["Location"] == "/"
+
+
+def test_htmx_is_served_locally_with_csrf_header(client):
+    page = client.get(reverse("home")).content.decode()
+    assert "/static/django-htmx/" in page or "htmx" in page
+    assert "http://" not in page.split("<body")[0] and "https://" not in page.split("<body")[0]
+    assert 'hx-headers=\'{"x-csrftoken": "' in page

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from tutor.classroom.models import SchoolClass
+from tutor.classroom.services import normalise_join_code
+
+from .models import Deck, User
+
+
+class SignupForm(UserCreationForm):
+    join_code = forms.CharField(
+        label=_("Class join code (optional)"),
+        required=False,
+        max_length=20,
+        help_text=_("Your teacher gives you this code. You can also join a class later."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username",)
+
+    def clean_join_code(self) -> str:
+        code = self.cleaned_data.get("join_code", "")
+        if code and not SchoolClass.objects.filter(join_code=normalise_join_code(code)).exists():
+            raise forms.ValidationError(
+                _("No class has this join code. Check it with your teacher.")
+            )
+        return code
+
+
+class DeckForm(forms.Form):
+    deck = forms.ChoiceField(label=_("Deck"), choices=Deck.choices)
+    next = forms.CharField(required=False, max_length=2000)

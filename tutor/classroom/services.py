@@ -1,0 +1,53 @@
+"""Creating classes and joining them. Views call these; they hold the rules."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from tutor.accounts.models import User
+
+from .models import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, Membership, SchoolClass
+
+
+class ClassroomError(Exception):
+    """A request about a class that cannot be carried out; the message is for the user."""
+
+
+def generate_join_code() -> str:
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+def normalise_join_code(code: str) -> str:
+    """Pupils type codes in lower case, with spaces or dashes; accept that."""
+    return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+def create_class(*, teacher: User, name: str, join_code: str | None = None) -> SchoolClass:
+    if not teacher.is_teacher:
+        raise ClassroomError(_("Only teachers can create classes."))
+    name = name.strip()
+    if not name:
+        raise ClassroomError(_("A class needs a name."))
+    for _attempt in range(10):
+        code = join_code or generate_join_code()
+        try:
+            with transaction.atomic():
+                return SchoolClass.objects.create(teacher=teacher, name=name, join_code=code)
+        except IntegrityError:
+            if join_code:
+                raise ClassroomError(_("That join code is taken.")) from None
+    raise ClassroomError(_("Could not find a free join code; please try again."))
+
+
+def join_class(*, learner: User, code: str) -> SchoolClass:
+    """Add a learner to the class with this join code; joining twice is harmless."""
+    if not learner.is_learner:
+        raise ClassroomError(_("Only learners can join a class."))
+    school_class = SchoolClass.objects.filter(join_code=normalise_join_code(code)).first()
+    if school_class is None:
+        raise ClassroomError(_("No class has this join code. Check it with your teacher."))
+    Membership.objects.get_or_create(school_class=school_class, learner=learner)
+    return school_class

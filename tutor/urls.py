@@ -1,0 +1,10 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("tutor.core.urls")),
+    path("accounts/", include("tutor.accounts.urls")),
+    path("classes/", include("tutor.classroom.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]
