@@ -1,0 +1,460 @@
+"""Benchmark of the rules core against a naive reference implementation.
+
+Usage::
+
+    python -m rules_core.bench            # 100,000 deals, 10,000 rounds
+    python -m rules_core.bench --quick    # 10,000 deals, 1,000 rounds
+    python -m rules_core.bench --deals 50000 --rounds 5000 --seed 7
+
+On the same random deals in one run it times
+
+(a) :func:`rules_core.resolve_weis` on random four-hand deals, and
+(b) :func:`rules_core.score_round` on complete random legal rounds (play logs made
+    by random legal play, with random Stöck calls, all made before timing),
+
+and the same for the naive reference below (plain objects and loops, no
+tables, no bitmasks), prints deals/s, rounds/s and the ratio fast/naive, and
+checks that both give the same answers on every benchmark deal (mismatches
+must be 0). Contracts and rule sets vary over all contracts and presets.
+
+The naive reference is also used by the test suite as an independent second
+implementation of the rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from functools import cmp_to_key
+
+from .cards import Card, Rank
+from .contracts import Contract
+from .deals import deal_cards, play_round
+from .rules import RuleSet
+from .scoring import score_round
+from .stoeck import StoeckCall
+from .weis import resolve_weis
+
+NATURAL = [Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.UNDER, Rank.OBER,
+           Rank.KING, Rank.ACE]  # fmt: skip
+TRUMP_ORDER = [Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.TEN, Rank.OBER, Rank.KING, Rank.ACE,
+               Rank.NINE, Rank.UNDER]  # fmt: skip
+SEQUENCE_POINTS = {3: 20, 4: 50, 5: 100, 6: 150, 7: 200, 8: 250, 9: 300}
+STEPS = ["points", "cards", "high_card", "trump", "seat"]
+
+# ---------------------------------------------------------------------------
+# naive reference implementation
+
+
+class NaiveMeld:
+    def __init__(self, kind: str, cards: list[Card], points: int) -> None:
+        self.kind = kind
+        self.cards = cards
+        self.points = points
+
+    def positions(self) -> list[int]:
+        return [NATURAL.index(c.rank) for c in self.cards]
+
+
+def naive_melds(hand: Sequence[Card], rules: RuleSet) -> list[NaiveMeld]:
+    melds = []
+    for suit in "DHSC":
+        ranks = sorted(NATURAL.index(c.rank) for c in hand if c.suit.code == suit)
+        run: list[int] = []
+        for r in ranks + [99]:
+            if run and r == run[-1] + 1:
+                run.append(r)
+                continue
+            if len(run) >= 3:
+                cards = [c for c in hand if c.suit.code == suit and NATURAL.index(c.rank) in run]
+                melds.append(NaiveMeld("sequence", cards, SEQUENCE_POINTS[len(run)]))
+            run = [r]
+    for rank in NATURAL:
+        cards = [c for c in hand if c.rank == rank]
+        if len(cards) == 4:
+            if rank == Rank.UNDER:
+                melds.append(NaiveMeld("four", cards, 200))
+            elif rank == Rank.NINE:
+                melds.append(NaiveMeld("four", cards, 150))
+            elif rank in (Rank.SIX, Rank.SEVEN, Rank.EIGHT):
+                if rules.low_quads_score:
+                    melds.append(NaiveMeld("four", cards, 100))
+            else:
+                melds.append(NaiveMeld("four", cards, 100))
+    return melds
+
+
+def naive_compare(
+    a: NaiveMeld,
+    a_seat: int | None,
+    b: NaiveMeld,
+    b_seat: int | None,
+    contract: Contract,
+    rules: RuleSet,
+) -> tuple[int | None, str | None]:
+    """(winner 0/1 or None on a full tie, step name)."""
+    if a.points != b.points:
+        return (0 if a.points > b.points else 1), "points"
+    if len(a.cards) != len(b.cards):
+        return (0 if len(a.cards) > len(b.cards) else 1), "cards"
+    if contract == Contract.UNDENUFE and rules.undenufe_reverses_weis:
+        low_a, low_b = min(a.positions()), min(b.positions())
+        if low_a != low_b:
+            return (0 if low_a < low_b else 1), "high_card"
+    else:
+        top_a, top_b = max(a.positions()), max(b.positions())
+        if top_a != top_b:
+            return (0 if top_a > top_b else 1), "high_card"
+    trump = contract.trump
+    a_trump = a.kind == "sequence" and trump is not None and a.cards[0].suit == trump
+    b_trump = b.kind == "sequence" and trump is not None and b.cards[0].suit == trump
+    if a_trump != b_trump:
+        return (0 if a_trump else 1), "trump"
+    if a_seat is None or b_seat is None:
+        return None, None
+    return (0 if a_seat < b_seat else 1), "seat"
+
+
+def naive_best(hand: Sequence[Card], contract: Contract, rules: RuleSet) -> NaiveMeld | None:
+    melds = naive_melds(hand, rules)
+    if not melds:
+        return None
+
+    def order(x: NaiveMeld, y: NaiveMeld) -> int:
+        winner, _ = naive_compare(x, None, y, None, contract, rules)
+        return 0 if winner is None else (-1 if winner == 0 else 1)
+
+    return sorted(melds, key=cmp_to_key(order))[0]
+
+
+def naive_resolve_weis(
+    hands: Sequence[Sequence[Card]], contract: Contract, rules: RuleSet
+) -> tuple[int | None, int, int, int | None, str | None]:
+    """(team, points, scored, best seat, deciding step)."""
+    team_best: list[tuple[int, NaiveMeld] | None] = [None, None]
+    for seat in range(4):
+        best = naive_best(hands[seat], contract, rules)
+        if best is None:
+            continue
+        current = team_best[seat % 2]
+        if (
+            current is None
+            or naive_compare(best, seat, current[1], current[0], contract, rules)[0] == 0
+        ):
+            team_best[seat % 2] = (seat, best)
+    factor = rules.factor(contract)
+    t0, t1 = team_best
+    if t0 is None and t1 is None:
+        return None, 0, 0, None, None
+    if t0 is not None and t1 is not None:
+        winner, step = naive_compare(t0[1], t0[0], t1[1], t1[0], contract, rules)
+        assert winner is not None
+        team, seat = winner, (t0, t1)[winner][0]
+    else:
+        team = 0 if t0 is not None else 1
+        seat, step = (t0 or t1)[0], None  # type: ignore[index]
+    points = sum(m.points for s in (team, team + 2) for m in naive_melds(hands[s], rules))
+    return team, points, points * factor, seat, step
+
+
+def naive_points(card: Card, contract: Contract) -> int:
+    rank = card.rank
+    if contract == Contract.OBENABE:
+        table = {
+            Rank.ACE: 11,
+            Rank.TEN: 10,
+            Rank.EIGHT: 8,
+            Rank.KING: 4,
+            Rank.OBER: 3,
+            Rank.UNDER: 2,
+        }
+    elif contract == Contract.UNDENUFE:
+        table = {
+            Rank.SIX: 11,
+            Rank.TEN: 10,
+            Rank.EIGHT: 8,
+            Rank.KING: 4,
+            Rank.OBER: 3,
+            Rank.UNDER: 2,
+        }
+    elif card.suit == contract.trump:
+        table = {Rank.UNDER: 20, Rank.NINE: 14, Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4,
+                 Rank.OBER: 3}  # fmt: skip
+    else:
+        table = {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.OBER: 3, Rank.UNDER: 2}
+    return table.get(rank, 0)
+
+
+def _beats(card: Card, best: Card, led: object, contract: Contract) -> bool:
+    trump = contract.trump
+    if card.suit == trump and best.suit != trump:
+        return True
+    if card.suit == trump and best.suit == trump:
+        return TRUMP_ORDER.index(card.rank) > TRUMP_ORDER.index(best.rank)
+    if card.suit != led or best.suit == trump:
+        return False
+    if contract == Contract.UNDENUFE:
+        return NATURAL.index(card.rank) < NATURAL.index(best.rank)
+    return NATURAL.index(card.rank) > NATURAL.index(best.rank)
+
+
+def naive_winner(trick: Sequence[Card], contract: Contract) -> int:
+    best = 0
+    for i in range(1, len(trick)):
+        if _beats(trick[i], trick[best], trick[0].suit, contract):
+            best = i
+    return best
+
+
+def naive_legal(hand: Sequence[Card], trick: Sequence[Card], contract: Contract) -> list[Card]:
+    if not trick:
+        return list(hand)
+    led = trick[0].suit
+    trump = contract.trump
+    same = [c for c in hand if c.suit == led]
+    trumps = [c for c in hand if c.suit == trump]
+    if trump is None:
+        return same if same else list(hand)
+    if led == trump:
+        if trumps and not (len(trumps) == 1 and trumps[0].rank == Rank.UNDER):
+            return trumps
+        return list(hand)
+    allowed = same + trumps if same else list(hand)
+    trumps_in_trick = [c for c in trick if c.suit == trump]
+    if trumps_in_trick and len(trumps) < len(hand):
+        highest = trumps_in_trick[0]
+        for c in trumps_in_trick:
+            if TRUMP_ORDER.index(c.rank) > TRUMP_ORDER.index(highest.rank):
+                highest = c
+        allowed = [
+            c for c in allowed
+            if c.suit != trump or TRUMP_ORDER.index(c.rank) > TRUMP_ORDER.index(highest.rank)
+        ]  # fmt: skip
+    return [c for c in hand if c in allowed]
+
+
+def naive_stoeck(
+    hands: Sequence[Sequence[Card]],
+    contract: Contract,
+    plays: Sequence[tuple[int, Card]],
+    calls: Sequence[StoeckCall],
+    rules: RuleSet,
+) -> tuple[str, str, int | None, int]:
+    """(status, reason, team, points)."""
+    trump = contract.trump
+    if trump is None:
+        return "none", "no_trump_contract", None, 0
+    holder = None
+    for seat in range(4):
+        ranks = [c.rank for c in hands[seat] if c.suit == trump]
+        if Rank.KING in ranks and Rank.OBER in ranks:
+            holder = seat
+    if holder is None:
+        return "none", "not_held_by_one_player", None, 0
+    team = holder % 2
+    idx = [
+        i for i, (s, c) in enumerate(plays) if c.suit == trump and c.rank in (Rank.KING, Rank.OBER)
+    ]
+    if len(idx) < 2:
+        return "pending", "second_card_not_played", team, 0
+    first, second = idx
+    mine = [c for c in calls if c.seat == holder]
+    if any(c.after_play == second and not c.prompted for c in mine):
+        return "scored", "valid", team, 20 * rules.factor(contract)
+    if any(c.after_play == second for c in mine):
+        return "lost", "prompted", team, 0
+    if second == len(plays) - 1 and len(plays) < 36:
+        return "pending", "still_possible", team, 0
+    if any(c.after_play > second for c in mine):
+        return "lost", "too_late", team, 0
+    if any(c.after_play == first for c in mine):
+        return "lost", "declared_at_first_card", team, 0
+    return "lost", "not_declared", team, 0
+
+
+def naive_score_round(
+    hands: Sequence[Sequence[Card]],
+    contract: Contract,
+    plays: Sequence[tuple[int, Card]],
+    calls: Sequence[StoeckCall],
+    rules: RuleSet,
+) -> tuple[tuple[int, int, int], tuple[int, int, int], int | None, str]:
+    """((weis, stoeck, tricks) per team, match team, Stöck reason); ValueError if illegal."""
+    remaining = [list(h) for h in hands]
+    leader = 0
+    points = [0, 0]
+    tricks_won = [0, 0]
+    for t in range(9):
+        trick: list[Card] = []
+        for k in range(4):
+            seat, card = plays[4 * t + k]
+            if seat != (leader + k) % 4:
+                raise ValueError("wrong seat")
+            if card not in naive_legal(remaining[seat], trick, contract):
+                raise ValueError("illegal card")
+            remaining[seat].remove(card)
+            trick.append(card)
+        winner = (leader + naive_winner(trick, contract)) % 4
+        points[winner % 2] += sum(naive_points(c, contract) for c in trick)
+        tricks_won[winner % 2] += 1
+        if t == 8:
+            points[winner % 2] += 5
+        leader = winner
+    match = None
+    for team in (0, 1):
+        if tricks_won[team] == 9:
+            match = team
+            points[team] += 100
+    factor = rules.factor(contract)
+    weis_team, _, weis_scored, _, _ = naive_resolve_weis(hands, contract, rules)
+    status, reason, stoeck_team, stoeck_points = naive_stoeck(hands, contract, plays, calls, rules)
+    blocks = tuple(
+        (
+            weis_scored if weis_team == team else 0,
+            stoeck_points if stoeck_team == team else 0,
+            points[team] * factor,
+        )
+        for team in (0, 1)
+    )
+    return blocks[0], blocks[1], match, reason  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------------
+# random deals and rounds
+
+RULE_SETS = tuple(RuleSet.preset(name) for name in RuleSet.presets())
+CONTRACTS = tuple(Contract)
+
+
+def random_calls(
+    rng: random.Random,
+    hands: Sequence[Sequence[Card]],
+    contract: Contract,
+    plays: Sequence[tuple[int, Card]],
+) -> list[StoeckCall]:
+    """Stöck calls of every kind: right, prompted, at the first card, late, by another seat."""
+    trump = contract.trump
+    if trump is None or not plays:
+        return []
+    idx = [
+        i for i, (_, c) in enumerate(plays) if c.suit == trump and c.rank in (Rank.KING, Rank.OBER)
+    ]
+    holder = plays[idx[0]][0] if idx else rng.randrange(4)
+    calls = []
+    for _ in range(rng.choice((0, 1, 1, 1, 2))):
+        kind = rng.choice(("right", "right", "prompted", "first", "late", "other", "random"))
+        seat = holder if kind != "other" else (holder + rng.randrange(1, 4)) % 4
+        if kind in ("right", "prompted", "other") and len(idx) == 2:
+            after = idx[1]
+        elif kind == "first" and idx:
+            after = idx[0]
+        elif kind == "late" and len(idx) == 2 and idx[1] + 1 < len(plays):
+            after = rng.randrange(idx[1] + 1, len(plays))
+        else:
+            after = rng.randrange(len(plays))
+        calls.append(StoeckCall(seat, after, prompted=kind == "prompted"))
+    return calls
+
+
+def make_deals(n: int, seed: int) -> list[tuple]:
+    rng = random.Random(seed)
+    return [
+        (deal_cards(rng), CONTRACTS[i % 6], RULE_SETS[(i // 6) % len(RULE_SETS)]) for i in range(n)
+    ]
+
+
+def make_rounds(n: int, seed: int) -> list[tuple]:
+    rng = random.Random(seed + 1)
+    out = []
+    for i in range(n):
+        hands = deal_cards(rng)
+        contract = CONTRACTS[i % 6]
+        plays = play_round(hands, contract, rng=rng)
+        calls = random_calls(rng, hands, contract, plays)
+        out.append((hands, contract, plays, calls, RULE_SETS[(i // 6) % len(RULE_SETS)]))
+    return out
+
+
+def fast_weis_answer(deal: tuple) -> tuple:
+    r = resolve_weis(*deal)
+    return (r.team, r.points, r.scored, r.best_seat, None if r.step is None else r.step.value)
+
+
+def fast_round_answer(rnd: tuple) -> tuple:
+    s = score_round(*rnd)
+    return (
+        tuple(s.blocks[0].values()),
+        tuple(s.blocks[1].values()),
+        s.match,
+        s.stoeck.reason.value,
+    )
+
+
+def _rate(fn, items: list, repeat: int = 1) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for item in items:
+            fn(*item)
+        best = min(best, time.perf_counter() - start)
+    return len(items) / best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m rules_core.bench", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="a short run (10,000 deals, 1,000 rounds)"
+    )
+    parser.add_argument("--deals", type=int, help="random deals for resolve_weis (default 100,000)")
+    parser.add_argument(
+        "--rounds", type=int, help="random legal rounds for score_round (default 10,000)"
+    )
+    parser.add_argument(
+        "--naive-share",
+        type=int,
+        default=10,
+        help="time the naive version on 1/N of the items (default 10)",
+    )
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+    n_deals = args.deals or (10_000 if args.quick else 100_000)
+    n_rounds = args.rounds or (1_000 if args.quick else 10_000)
+
+    t0 = time.perf_counter()
+    deals = make_deals(n_deals, args.seed)
+    rounds = make_rounds(n_rounds, args.seed)
+    print(
+        f"prepared {n_deals:,} deals and {n_rounds:,} legal rounds in "
+        f"{time.perf_counter() - t0:.1f} s (seed {args.seed}, Python {sys.version.split()[0]})"
+    )
+
+    share = max(1, args.naive_share)
+    weis_fast = _rate(resolve_weis, deals, repeat=3)
+    weis_naive = _rate(naive_resolve_weis, deals[: max(1, n_deals // share)])
+    round_fast = _rate(score_round, rounds, repeat=3)
+    round_naive = _rate(naive_score_round, rounds[: max(1, n_rounds // share)])
+    print(
+        f"resolve_weis  fast {weis_fast:>10,.0f} deals/s   naive {weis_naive:>9,.0f} deals/s"
+        f"   ratio {weis_fast / weis_naive:5.1f}x"
+    )
+    print(
+        f"score_round   fast {round_fast:>10,.0f} rounds/s  naive {round_naive:>9,.0f} rounds/s"
+        f"  ratio {round_fast / round_naive:5.1f}x"
+    )
+
+    weis_bad = sum(fast_weis_answer(d) != naive_resolve_weis(*d) for d in deals)
+    round_bad = sum(fast_round_answer(r) != naive_score_round(*r) for r in rounds)
+    print(
+        f"cross-check on all deals: resolve_weis mismatches {weis_bad}, "
+        f"score_round mismatches {round_bad}"
+    )
+    return 1 if weis_bad or round_bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

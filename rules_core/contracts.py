@@ -1,0 +1,127 @@
+"""Contracts (RULES R2.4): Trumpf in one of the four suits, Obenabe, Undenufe.
+
+>>> Contract.parse("H"), Contract.parse("Rosen"), Contract.parse("hearts trumps")
+(<Contract.H: 'H'>, <Contract.H: 'H'>, <Contract.H: 'H'>)
+>>> Contract.parse("Obenabe").trump is None, Contract.parse("undenufe").code
+(True, 'undenufe')
+>>> Contract.parse("S").trump, Contract.parse("Schilten").display_name("en")
+(<Suit.S: 2>, 'Trump shields')
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from .cards import Suit, normalize_name, suit_name
+from .errors import CardParseError
+
+__all__ = ["Contract"]
+
+
+class Contract(Enum):
+    """A contract. ``.code`` is stable: ``"D" "H" "S" "C" "obenabe" "undenufe"``.
+
+    Members ``D H S C`` (a trump suit), ``OBENABE`` (no trump, ace high),
+    ``UNDENUFE`` (no trump, six high).
+
+    >>> [c.code for c in Contract]
+    ['D', 'H', 'S', 'C', 'obenabe', 'undenufe']
+    >>> Contract.for_suit(Suit.C), str(Contract.OBENABE)
+    (<Contract.C: 'C'>, 'obenabe')
+    """
+
+    D = "D"
+    H = "H"
+    S = "S"
+    C = "C"
+    OBENABE = "obenabe"
+    UNDENUFE = "undenufe"
+
+    @property
+    def code(self) -> str:
+        """Stable code for storage and URLs."""
+        return self.value
+
+    @property
+    def index(self) -> int:
+        """0..3 for the trump contracts D H S C, 4 Obenabe, 5 Undenufe."""
+        return _INDEX[self]
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit, or None for Obenabe and Undenufe."""
+        return _TRUMP[self]
+
+    def __str__(self) -> str:
+        return self.value
+
+    def display_name(self, lang: str = "de", deck: str = "swiss") -> str:
+        """A name to show: ``Trumpf Rosen`` / ``Trump hearts``, ``Obenabe``, ``Undenufe``.
+
+        >>> Contract.H.display_name(), Contract.H.display_name("de", "french")
+        ('Trumpf Rosen', 'Trumpf Herz')
+        >>> Contract.H.display_name("en", "french"), Contract.UNDENUFE.display_name("en")
+        ('Trump hearts', 'Undenufe')
+        """
+        trump = self.trump
+        if trump is None:
+            suit_name(Suit.D, lang, deck)  # validates lang and deck
+            return "Obenabe" if self is Contract.OBENABE else "Undenufe"
+        word = "Trumpf" if lang == "de" else "Trump"
+        return f"{word} {suit_name(trump, lang, deck)}"
+
+    @classmethod
+    def for_suit(cls, suit: Suit | str) -> Contract:
+        """The trump contract of ``suit``."""
+        return _BY_SUIT[Suit.parse(suit)]
+
+    @classmethod
+    def parse(cls, text: str | Contract) -> Contract:
+        """Read a contract: a suit code or name (optionally with "Trumpf"/"trump"),
+        ``obenabe`` or ``undenufe`` (also ``oben``, ``unde``, ``top-down``,
+        ``bottom-up``), case-insensitive.
+
+        >>> texts = ("d", "Trumpf Eicheln", "spades", "Obe-Abe", "UNDEUFE")
+        >>> [Contract.parse(t).code for t in texts]
+        ['D', 'C', 'S', 'obenabe', 'undenufe']
+        """
+        if isinstance(text, Contract):
+            return text
+        if not isinstance(text, str):
+            raise CardParseError(f"expected a contract, got {type(text).__name__}")
+        norm = normalize_name(text)
+        squashed = norm.replace(" ", "")
+        if squashed in _NO_TRUMP:
+            return _NO_TRUMP[squashed]
+        words = [w for w in norm.split(" ") if w not in _TRUMP_WORDS]
+        if len(words) == 1:
+            try:
+                return _BY_SUIT[Suit.parse(words[0])]
+            except CardParseError:
+                pass
+        raise CardParseError(
+            f"unknown contract {text!r}; use D H S C (or a suit name) for a trump suit, "
+            "obenabe or undenufe"
+        )
+
+
+_INDEX = {c: i for i, c in enumerate(Contract)}
+_TRUMP: dict[Contract, Suit | None] = {
+    Contract.D: Suit.D,
+    Contract.H: Suit.H,
+    Contract.S: Suit.S,
+    Contract.C: Suit.C,
+    Contract.OBENABE: None,
+    Contract.UNDENUFE: None,
+}
+_BY_SUIT = {suit: contract for contract, suit in _TRUMP.items() if suit is not None}
+_TRUMP_WORDS = frozenset({"trumpf", "trump", "trumps", "atout", "isch", "ist", "is", "are"})
+_NO_TRUMP = {
+    **dict.fromkeys(
+        ("obenabe", "obeabe", "obenabi", "oben", "obe", "topdown", "obenab"), Contract.OBENABE
+    ),
+    **dict.fromkeys(
+        ("undenufe", "undeufe", "undenuf", "unden", "unde", "untenauf", "bottomup", "undenufi"),
+        Contract.UNDENUFE,
+    ),
+}

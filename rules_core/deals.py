@@ -1,0 +1,130 @@
+"""Deals and legal play logs, for exercises, quiz generators, tests and the benchmark.
+
+>>> import random
+>>> hands = deal_cards(random.Random(7))
+>>> [len(h) for h in hands]
+[9, 9, 9, 9]
+>>> plays = play_round(hands, "H", rng=random.Random(7))
+>>> len(plays), plays[0][0]
+(36, 0)
+>>> from rules_core import score_round
+>>> blocks = score_round(hands, "H", plays, []).blocks
+>>> blocks[0]["tricks"] + blocks[1]["tricks"]
+157
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ._coerce import coerce_card, coerce_contract, hands_masks
+from .cards import DECK, Card, parse_cards
+from .contracts import Contract
+from .errors import IllegalPlayError, RulesError
+from .tricks import legal_cards, trick_winner
+
+__all__ = ["deal_cards", "fill_hands", "parse_hands", "play_round"]
+
+Hand = tuple[Card, ...]
+Play = tuple[int, Card]
+
+
+def deal_cards(rng: random.Random | int) -> tuple[Hand, Hand, Hand, Hand]:
+    """Shuffle and deal nine cards to each seat; ``rng`` is a Random or a seed.
+
+    >>> deal_cards(1) == deal_cards(random.Random(1))
+    True
+    """
+    if isinstance(rng, bool) or not isinstance(rng, (random.Random, int)):
+        raise RulesError(f"rng must be a random.Random or an integer seed, got {rng!r}")
+    rng = random.Random(rng) if isinstance(rng, int) else rng
+    cards = list(DECK)
+    rng.shuffle(cards)
+    return tuple(tuple(sorted(cards[9 * s : 9 * s + 9])) for s in range(4))  # type: ignore[return-value]
+
+
+def parse_hands(text: str) -> tuple[Hand, Hand, Hand, Hand]:
+    """Four hands from ``"hand0 / hand1 / hand2 / hand3"`` (no card twice).
+
+    >>> parse_hands("H6 H7 / S6 / / C6")[1]
+    (Card('S6'),)
+    """
+    hands_masks(text)  # checks the four hands
+    return tuple(parse_cards(part) for part in text.split("/"))  # type: ignore[return-value]
+
+
+def fill_hands(partial: Any) -> tuple[Hand, Hand, Hand, Hand]:
+    """Complete four partial hands to nine cards each with the unused cards, in
+    deck order (D6 first). Handy to set up a scene and deal the rest.
+
+    >>> [len(h) for h in fill_hands("HK HQ / / / DA")]
+    [9, 9, 9, 9]
+    >>> fill_hands("HK HQ / / / DA")[0][:3]
+    (Card('D6'), Card('D7'), Card('D8'))
+    """
+    masks = hands_masks(partial)
+    hands = [list(_cards_of(m)) for m in masks]
+    used = masks[0] | masks[1] | masks[2] | masks[3]
+    rest = [c for c in DECK if not used & c.bit]
+    for hand in hands:
+        while len(hand) < 9:
+            hand.append(rest.pop(0))
+    return tuple(tuple(sorted(h)) for h in hands)  # type: ignore[return-value]
+
+
+def _cards_of(mask: int) -> list[Card]:
+    return [c for c in DECK if mask & c.bit]
+
+
+def play_round(
+    hands: Any,
+    contract: Contract | str,
+    *,
+    rng: random.Random | None = None,
+    prefix: Sequence[tuple[int, Card | str]] = (),
+    choose: Callable[[tuple[Card, ...]], Card] | None = None,
+    plays: int = 36,
+) -> list[Play]:
+    """A legal play log: ``prefix`` (checked), then ``choose(legal_cards)`` for each
+    further play (default: a random legal card with ``rng``, else the first one
+    in card order), up to ``plays`` plays.
+
+    >>> log = play_round(parse_hands("D6 D7 D8 D9 D10 DJ DQ DK DA / H6 H7 H8 H9 H10 HJ HQ HK HA"
+    ...                              "/ S6 S7 S8 S9 S10 SJ SQ SK SA / C6 C7 C8 C9 C10 CJ CQ CK CA"),
+    ...                  "H", plays=5)
+    >>> [(s, str(c)) for s, c in log]
+    [(0, 'D6'), (1, 'H6'), (2, 'S6'), (3, 'C6'), (1, 'H7')]
+    """
+    c = coerce_contract(contract)
+    masks = hands_masks(hands, full_deal=True)
+    if type(plays) is not int or not 0 <= plays <= 36:
+        raise RulesError(f"plays must be 0..36, got {plays!r}")
+    if choose is None:
+        choose = (lambda legal: rng.choice(legal)) if rng is not None else (lambda legal: legal[0])
+    remaining = [_cards_of(m) for m in masks]
+    log: list[Play] = []
+    leader, trick = 0, []
+    for i in range(plays):
+        seat = (leader + len(trick)) % 4
+        legal = legal_cards(remaining[seat], trick, c)
+        if i < len(prefix):
+            given_seat, given = prefix[i]
+            card = coerce_card(given, f"prefix play {i}")
+            if given_seat != seat or card not in legal:
+                raise IllegalPlayError(
+                    f"prefix play {i}: seat {given_seat} plays {card}, but seat {seat} is to play "
+                    f"one of {' '.join(x.code for x in legal)}"
+                )
+        else:
+            card = choose(legal)
+            if card not in legal:
+                raise IllegalPlayError(f"choose() returned {card}, not one of the legal cards")
+        remaining[seat].remove(card)
+        log.append((seat, card))
+        trick.append(card)
+        if len(trick) == 4:
+            leader = (leader + trick_winner(trick, c)) % 4
+            trick = []
+    return log

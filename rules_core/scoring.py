@@ -1,0 +1,407 @@
+"""Scoring a round and counting towards the target (RULES R2, R4.4-R4.5, R7).
+
+A round's written score has three blocks per team: Weis, Stöck and tricks
+(card points + 5 for the last trick + 100 for a match), each after its factor
+(R7.1, R4.5). When a round brings a team to the target, the blocks count in
+``rules.target_order`` and the tricks one by one in the order they were won
+(R7.3, R7.4).
+
+>>> team_of(0), team_of(3)
+(0, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._coerce import coerce_contract, coerce_rules, coerce_seat, hands_masks
+from ._play import run_plays
+from .cards import DECK, Card
+from .contracts import Contract
+from .errors import RulesError
+from .rules import DEFAULT_RULES, RuleSet
+from .stoeck import StoeckResult, coerce_calls, stoeck_of_log
+from .trace import TraceEntry, trace_to_list
+from .weis import WeisResult, weis_of_masks
+
+__all__ = [
+    "LAST_TRICK_BONUS",
+    "MATCH_BONUS",
+    "RoundScore",
+    "TargetResult",
+    "TrickResult",
+    "first_forehand",
+    "resolve_target",
+    "revoke_penalty",
+    "score_round",
+    "team_of",
+]
+
+LAST_TRICK_BONUS = 5
+MATCH_BONUS = 100
+CARD_POINTS_TOTAL = 152
+
+
+def team_of(seat: int) -> int:
+    """The team of a seat: seats 0 and 2 are team 0, seats 1 and 3 team 1 (R2.1)."""
+    return coerce_seat(seat) % 2
+
+
+def first_forehand(hands: Any) -> int:
+    """In the first deal the holder of the Rosen 7 is forehand (R2.2).
+
+    ``hands`` are the four players' hands in playing order around the table
+    (not yet numbered from forehand); returns the index of the forehand.
+    Seats are then counted from that player: forehand is seat 0.
+
+    >>> first_forehand(["D6", "S6", "H7 C6", "CA"])
+    2
+    """
+    masks = hands_masks(hands)
+    h7 = Card.parse("H7").bit
+    for i, mask in enumerate(masks):
+        if mask & h7:
+            return i
+    raise RulesError("nobody holds the Rosen 7 (H7)")
+
+
+def revoke_penalty(
+    offending_seat: int, contract: Contract | str, rules: RuleSet = DEFAULT_RULES
+) -> tuple[int, int]:
+    """R3.7: a revoke gives the opponents the points of the deal, 157 (times the
+    factor); returns the written points ``(team 0, team 1)``.
+
+    >>> revoke_penalty(1, "H"), revoke_penalty(2, "obenabe", RuleSet.preset("swisslos-2500"))
+    ((157, 0), (0, 471))
+    """
+    team = team_of(offending_seat)
+    points = (CARD_POINTS_TOTAL + LAST_TRICK_BONUS) * coerce_rules(rules).factor(
+        coerce_contract(contract)
+    )
+    return (0, points) if team == 0 else (points, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickResult:
+    """One trick of a round.
+
+    ``index`` 0..8; ``leader`` the seat that led; ``seats`` and ``cards`` in play
+    order; ``winner`` the winning seat and ``team`` its team; ``card_points``
+    before the factor; ``last_trick_bonus`` 5 on the ninth trick;
+    ``match_bonus`` 100 on the ninth trick when one team took all nine;
+    ``points`` = (card points + bonuses) times the factor.
+    """
+
+    index: int
+    leader: int
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+    winner: int
+    team: int
+    card_points: int
+    last_trick_bonus: int
+    match_bonus: int
+    points: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data with the same names; cards as codes."""
+        return {
+            "index": self.index,
+            "leader": self.leader,
+            "seats": list(self.seats),
+            "cards": [c.code for c in self.cards],
+            "winner": self.winner,
+            "team": self.team,
+            "card_points": self.card_points,
+            "last_trick_bonus": self.last_trick_bonus,
+            "match_bonus": self.match_bonus,
+            "points": self.points,
+        }
+
+
+class RoundScore:
+    """The written score of a complete round.
+
+    - ``blocks``: per team ``{"weis": int, "stoeck": int, "tricks": int}``, after
+      the factor (R7.1, R4.5).
+    - ``totals``: per team, the sum of its blocks.
+    - ``tricks``: nine :class:`TrickResult`.
+    - ``match``: the team that took all nine tricks, or None (R4.4).
+    - ``weis``: the :class:`WeisResult`; ``stoeck``: the :class:`StoeckResult`.
+    - ``factor``, ``contract``, ``rules``.
+    """
+
+    __slots__ = (
+        "blocks",
+        "totals",
+        "match",
+        "weis",
+        "stoeck",
+        "factor",
+        "contract",
+        "rules",
+        "_log",
+        "_tricks",
+    )
+
+    def __init__(
+        self,
+        blocks: tuple[dict[str, int], dict[str, int]],
+        match: int | None,
+        weis: WeisResult,
+        stoeck: StoeckResult,
+        factor: int,
+        contract: Contract,
+        rules: RuleSet,
+        log: Any,
+    ) -> None:
+        self.blocks = blocks
+        self.totals = (sum(blocks[0].values()), sum(blocks[1].values()))
+        self.match = match
+        self.weis = weis
+        self.stoeck = stoeck
+        self.factor = factor
+        self.contract = contract
+        self.rules = rules
+        self._log = log
+        self._tricks: tuple[TrickResult, ...] | None = None
+
+    def __repr__(self) -> str:
+        return f"RoundScore(blocks={self.blocks!r}, match={self.match})"
+
+    @property
+    def tricks(self) -> tuple[TrickResult, ...]:
+        """The nine tricks in order."""
+        if self._tricks is None:
+            log = self._log
+            out = []
+            for t, (leader, winner, points) in enumerate(log.tricks):
+                last = LAST_TRICK_BONUS if t == 8 else 0
+                match = MATCH_BONUS if t == 8 and self.match is not None else 0
+                out.append(
+                    TrickResult(
+                        t,
+                        leader,
+                        tuple(log.seats[4 * t : 4 * t + 4]),
+                        tuple(DECK[c] for c in log.cards[4 * t : 4 * t + 4]),
+                        winner,
+                        winner % 2,
+                        points,
+                        last,
+                        match,
+                        (points + last + match) * self.factor,
+                    )
+                )
+            self._tricks = tuple(out)
+        return self._tricks
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data: ``{"contract", "factor", "blocks", "totals", "match",
+        "tricks", "weis", "stoeck"}`` (``blocks`` a list of two dicts)."""
+        return {
+            "contract": self.contract.code,
+            "factor": self.factor,
+            "blocks": [dict(b) for b in self.blocks],
+            "totals": list(self.totals),
+            "match": self.match,
+            "tricks": [t.to_dict() for t in self.tricks],
+            "weis": self.weis.to_dict(),
+            "stoeck": self.stoeck.to_dict(),
+        }
+
+
+def score_round(
+    hands: Any,
+    contract: Contract | str,
+    plays: Any,
+    calls: Any = (),
+    rules: RuleSet = DEFAULT_RULES,
+) -> RoundScore:
+    """Score a complete round.
+
+    ``hands``: the four hands dealt, by seat, nine cards each, every card once.
+    ``plays``: all 36 ``(seat, card)`` pairs in order. Seat 0 leads the first
+    trick, each seat plays once per trick in seat order, the trick's winner leads
+    the next; each card must be in the player's hand, unplayed, and legal
+    (R3.1-R3.5). ``calls``: the Stöck calls (see :func:`check_stoeck`). Every
+    player is taken to declare their melds (R5.4).
+
+    Raises :class:`RulesError` (:class:`IllegalPlayError` for the plays) saying
+    what is wrong and where, e.g. ``trick 3, seat 2 played H6 but must follow
+    suit with S (S7 SK) (R3.1)``.
+
+    >>> hands = ["D6 D7 D8 D9 D10 DJ DQ DK DA", "H6 H7 H8 H9 H10 HJ HQ HK HA",
+    ...          "S6 S7 S8 S9 S10 SJ SQ SK SA", "C6 C7 C8 C9 C10 CJ CQ CK CA"]
+    >>> order = ["A", "K", "Q", "J", "10", "9", "8", "7", "6"]
+    >>> plays = [(s, "DHSC"[s] + r) for r in order for s in range(4)]
+    >>> score = score_round(hands, "D", plays, [])
+    >>> score.blocks[0], score.blocks[1], score.match
+    ({'weis': 600, 'stoeck': 0, 'tricks': 257}, {'weis': 0, 'stoeck': 0, 'tricks': 0}, 0)
+    """
+    c = coerce_contract(contract)
+    rules = coerce_rules(rules)
+    masks = hands_masks(hands, full_deal=True)
+    log = run_plays(masks, c, plays, complete=True)
+    calls_ = coerce_calls(calls, len(log.cards))
+    factor = rules.factor(c)
+    weis = weis_of_masks(masks, c, rules)
+    stoeck = stoeck_of_log(masks, c, log, calls_, factor)
+    trick_points = [0, 0]
+    won = [0, 0]
+    for _, winner, points in log.tricks:
+        trick_points[winner & 1] += points
+        won[winner & 1] += 1
+    last_team = log.tricks[8][1] & 1
+    trick_points[last_team] += LAST_TRICK_BONUS
+    match = None
+    if won[last_team] == 9:
+        match = last_team
+        trick_points[last_team] += MATCH_BONUS
+    blocks = (
+        {
+            "weis": weis.scored if weis.team == 0 else 0,
+            "stoeck": stoeck.points if stoeck.team == 0 else 0,
+            "tricks": trick_points[0] * factor,
+        },
+        {
+            "weis": weis.scored if weis.team == 1 else 0,
+            "stoeck": stoeck.points if stoeck.team == 1 else 0,
+            "tricks": trick_points[1] * factor,
+        },
+    )
+    return RoundScore(blocks, match, weis, stoeck, factor, c, rules, log)
+
+
+@dataclass(frozen=True)
+class TargetResult:
+    """Who reaches the target in a round, and where (R7.2-R7.5).
+
+    ``team`` 0, 1 or None (R7.5: play on); ``block`` ``"weis"``, ``"stoeck"``,
+    ``"tricks"`` or None; ``trick`` the 0-based index of the deciding trick
+    (tricks block only, else None); ``totals`` the teams' totals after the whole
+    round; ``target``; ``trace``: ``target.start``, one ``target.block`` per
+    block and one ``target.trick`` per trick in counting order (running totals;
+    ``decided`` on the entry that reaches the target), or ``target.not_reached``
+    at the end.
+    """
+
+    team: int | None
+    block: str | None
+    trick: int | None
+    totals: tuple[int, int]
+    target: int
+    trace: tuple[TraceEntry, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data: ``{"team", "block", "trick", "totals", "target", "trace"}``."""
+        return {
+            "team": self.team,
+            "block": self.block,
+            "trick": self.trick,
+            "totals": list(self.totals),
+            "target": self.target,
+            "trace": trace_to_list(self.trace),
+        }
+
+
+def resolve_target(
+    before: Sequence[int],
+    round_score: RoundScore,
+    target: int | None = None,
+    rules: RuleSet = DEFAULT_RULES,
+) -> TargetResult:
+    """Which team reaches ``target`` in this round (score >= target), counting
+    the blocks in ``rules.target_order`` and the tricks in the order won.
+
+    ``before``: the teams' totals before the round, both below the target.
+    ``target``: None takes ``rules.target``.
+
+    >>> hands = ["D6 D7 D8 D9 D10 DJ DQ DK DA", "H6 H7 H8 H9 H10 HJ HQ HK HA",
+    ...          "S6 S7 S8 S9 S10 SJ SQ SK SA", "C6 C7 C8 C9 C10 CJ CQ CK CA"]
+    >>> plays = [(s, "DHSC"[s] + r) for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6"]
+    ...          for s in range(4)]
+    >>> score = score_round(hands, "D", plays, [])
+    >>> result = resolve_target((800, 990), score, 1000)
+    >>> result.team, result.block, result.trick, result.totals
+    (0, 'weis', None, (1657, 990))
+    """
+    rules = coerce_rules(rules)
+    if not isinstance(round_score, RoundScore):
+        raise RulesError(
+            f"round_score must be a RoundScore from score_round, got {type(round_score).__name__}"
+        )
+    if target is None:
+        target = rules.target
+    if type(target) is not int or target < 1:
+        raise RulesError(f"target must be a whole number >= 1, got {target!r}")
+    if (
+        not isinstance(before, Sequence)
+        or isinstance(before, (str, bytes))
+        or len(before) != 2
+        or any(type(x) is not int or x < 0 for x in before)
+    ):
+        raise RulesError(f"before must be the two teams' totals, e.g. (850, 920), got {before!r}")
+    for team in (0, 1):
+        if before[team] >= target:
+            raise RulesError(
+                f"team {team} already has {before[team]} of {target} before the round; "
+                "the game was over (R7.2)"
+            )
+    running = [before[0], before[1]]
+    trace = [
+        TraceEntry(
+            "R7.2",
+            "target.start",
+            {"target": target, "totals": list(running), "order": list(rules.target_order)},
+        )
+    ]
+    winner: tuple[int, str, int | None] | None = None
+    for block in rules.target_order:
+        if block == "tricks":
+            for trick in round_score.tricks:
+                running[trick.team] += trick.points
+                reached = winner is None and running[trick.team] >= target
+                if reached:
+                    winner = (trick.team, block, trick.index)
+                trace.append(
+                    TraceEntry(
+                        "R7.4",
+                        "target.trick",
+                        {
+                            "trick": trick.index,
+                            "team": trick.team,
+                            "points": trick.points,
+                            "totals": list(running),
+                        },
+                        decided=reached,
+                    )
+                )
+            continue
+        points = [round_score.blocks[0][block], round_score.blocks[1][block]]
+        reached_team = None
+        for team in (0, 1):  # one team at most writes Weis (R5.6) or Stöck (R6.1)
+            running[team] += points[team]
+            if winner is None and reached_team is None and running[team] >= target:
+                reached_team = team
+        if reached_team is not None:
+            winner = (reached_team, block, None)
+        trace.append(
+            TraceEntry(
+                "R7.3",
+                "target.block",
+                {"block": block, "points": points, "totals": list(running)},
+                decided=reached_team is not None,
+            )
+        )
+    if winner is None:
+        trace.append(
+            TraceEntry("R7.5", "target.not_reached", {"totals": list(running)}, decided=True)
+        )
+        team, block_name, trick_index = None, None, None
+    else:
+        team, block_name, trick_index = winner
+    return TargetResult(
+        team, block_name, trick_index, (running[0], running[1]), target, tuple(trace)
+    )

@@ -1,0 +1,303 @@
+"""Who writes Weis, and how much (RULES R5.4-R5.6, R4.5).
+
+Every player announces their best meld (R5.4). Only the team holding the single
+best meld at the table writes Weis, and it writes every meld of both partners;
+the other team writes nothing (R5.6).
+
+W-DE: "Zwei Dreiblatt auf der einen Seite sind zusammen 40 und verlieren gegen
+ein einziges Vierblatt mit 50 auf der anderen":
+
+>>> result = resolve_weis("H6 H7 H8 S6 S7 S8 / C6 C7 C8 C9 / DA / DK", "D")
+>>> result.team, result.points, result.best_seat, str(result.best), result.step
+(1, 50, 1, 'C6 C7 C8 C9', <Step.POINTS: 'points'>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _tables as T
+from ._coerce import cards_of, coerce_contract, coerce_rules, hands_masks
+from .cards import Card
+from .contracts import Contract
+from .melds import Comparison, Meld, Step, compare_melds, melds_of_mask, sort_melds, step_between
+from .rules import DEFAULT_RULES, RuleSet
+from .trace import TraceEntry, trace_to_list
+
+__all__ = ["WeisResult", "resolve_weis"]
+
+_CONTRACT_INDEX = {c: c.index for c in Contract}
+
+
+class WeisResult:
+    """The Weis of a deal.
+
+    - ``team``: the team that writes (0, 1) or None when nobody has a meld.
+    - ``points``: all melds of both partners of that team, before the factor.
+    - ``scored``: ``points`` times the contract's factor (R4.5).
+    - ``best``, ``best_seat``: the single best meld at the table and its seat.
+    - ``step``: the :class:`Step` that decided between the two teams' best melds;
+      None when only one team or no team has a meld.
+    - ``melds``: four tuples, each seat's scoring melds, best first.
+    - ``team_best``: per team ``(seat, meld)`` of its best meld, or None.
+    - ``comparison``: the :class:`Comparison` of the teams' best melds (side a =
+      team 0, side b = team 1), or None.
+    - ``trace``: see :mod:`rules_core.trace` (``weis.*`` and ``ladder.*``).
+
+    Everything but the numbers is built on first access.
+    """
+
+    __slots__ = (
+        "team",
+        "points",
+        "scored",
+        "best_seat",
+        "step",
+        "factor",
+        "contract",
+        "rules",
+        "_masks",
+        "_cache",
+    )
+    team: int | None
+    points: int
+    scored: int
+    best_seat: int | None
+    step: Step | None
+    factor: int
+    contract: Contract
+    rules: RuleSet
+
+    def __init__(
+        self,
+        team: int | None,
+        points: int,
+        factor: int,
+        best_seat: int | None,
+        step: Step | None,
+        contract: Contract,
+        rules: RuleSet,
+        masks: tuple[int, int, int, int],
+    ) -> None:
+        self.team = team
+        self.points = points
+        self.factor = factor
+        self.scored = points * factor
+        self.best_seat = best_seat
+        self.step = step
+        self.contract = contract
+        self.rules = rules
+        self._masks = masks
+        self._cache: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return (
+            f"WeisResult(team={self.team}, points={self.points}, scored={self.scored}, "
+            f"best_seat={self.best_seat}, step={self.step})"
+        )
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """The four hands by seat, each in card order."""
+        return tuple(cards_of(m) for m in self._masks)
+
+    @property
+    def melds(self) -> tuple[tuple[Meld, ...], ...]:
+        """Each seat's scoring melds, best first by the ladder in this contract."""
+        if "melds" not in self._cache:
+            low = self.rules.low_quads_score
+            self._cache["melds"] = tuple(
+                tuple(sort_melds(melds_of_mask(m, low), self.contract, self.rules))
+                for m in self._masks
+            )
+        return self._cache["melds"]
+
+    @property
+    def best(self) -> Meld | None:
+        """The single best meld at the table, or None."""
+        if self.best_seat is None:
+            return None
+        return self.melds[self.best_seat][0]
+
+    @property
+    def team_best(self) -> tuple[tuple[int, Meld] | None, tuple[int, Meld] | None]:
+        """Per team, ``(seat, meld)`` of the team's best meld, or None."""
+        if "team_best" not in self._cache:
+            self._cache["team_best"] = tuple(self._team_best(team) for team in (0, 1))
+        return self._cache["team_best"]
+
+    def _team_best(self, team: int) -> tuple[int, Meld] | None:
+        found = []
+        for seat in (team, team + 2):
+            melds = self.melds[seat]
+            if melds:
+                found.append((seat, melds[0]))
+        if len(found) == 2:
+            (s1, m1), (s2, m2) = found
+            if compare_melds(m1, s1, m2, s2, self.contract, self.rules).winner == 1:
+                return (s2, m2)
+        return found[0] if found else None
+
+    @property
+    def comparison(self) -> Comparison | None:
+        """The ladder between team 0's and team 1's best melds, or None."""
+        if "comparison" not in self._cache:
+            t0, t1 = self.team_best
+            self._cache["comparison"] = (
+                compare_melds(t0[1], t0[0], t1[1], t1[0], self.contract, self.rules)
+                if t0 is not None and t1 is not None
+                else None
+            )
+        return self._cache["comparison"]
+
+    @property
+    def trace(self) -> tuple[TraceEntry, ...]:
+        """``weis.seat`` x4, ``weis.team_best`` x2, the ladder or
+        ``weis.only_team``/``weis.no_melds``, then ``weis.writes``."""
+        if "trace" not in self._cache:
+            self._cache["trace"] = self._build_trace()
+        return self._cache["trace"]
+
+    def _build_trace(self) -> tuple[TraceEntry, ...]:
+        trace = []
+        for seat, melds in enumerate(self.melds):
+            trace.append(
+                TraceEntry(
+                    "R5.4",
+                    "weis.seat",
+                    {
+                        "seat": seat,
+                        "team": seat % 2,
+                        "melds": [m.to_dict() for m in melds],
+                        "best": melds[0].to_dict() if melds else None,
+                        "announced": melds[0].points if melds else 0,
+                    },
+                )
+            )
+        for team, best in enumerate(self.team_best):
+            trace.append(
+                TraceEntry(
+                    "R5.6",
+                    "weis.team_best",
+                    {
+                        "team": team,
+                        "seat": None if best is None else best[0],
+                        "meld": None if best is None else best[1].to_dict(),
+                    },
+                )
+            )
+        if self.comparison is not None:
+            trace.extend(self.comparison.trace)
+        elif self.team is not None:
+            trace.append(TraceEntry("R5.6", "weis.only_team", {"team": self.team}, decided=True))
+        else:
+            trace.append(TraceEntry("R5.6", "weis.no_melds", {}, decided=True))
+        written = []
+        if self.team is not None:
+            for seat in (self.team, self.team + 2):
+                written.extend({"seat": seat, **m.to_dict()} for m in self.melds[seat])
+        trace.append(
+            TraceEntry(
+                "R5.6",
+                "weis.writes",
+                {
+                    "team": self.team,
+                    "seat": self.best_seat,
+                    "points": self.points,
+                    "factor": self.factor,
+                    "scored": self.scored,
+                    "melds": written,
+                },
+                decided=True,
+            )
+        )
+        return tuple(trace)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data: ``{"contract", "team", "points", "factor", "scored", "best",
+        "best_seat", "step", "melds", "team_best", "trace"}``; melds as
+        :meth:`Meld.to_dict`, ``team_best`` entries as ``{"seat", "meld"}`` or None."""
+        return {
+            "contract": self.contract.code,
+            "team": self.team,
+            "points": self.points,
+            "factor": self.factor,
+            "scored": self.scored,
+            "best": None if self.best is None else self.best.to_dict(),
+            "best_seat": self.best_seat,
+            "step": None if self.step is None else self.step.value,
+            "melds": [[m.to_dict() for m in melds] for melds in self.melds],
+            "team_best": [
+                None if tb is None else {"seat": tb[0], "meld": tb[1].to_dict()}
+                for tb in self.team_best
+            ],
+            "trace": trace_to_list(self.trace),
+        }
+
+
+def _tables_for(contract: Contract, rules: RuleSet) -> tuple:
+    """The weis tables and factor of a contract under a rule set, cached on the rule set."""
+    ci = _CONTRACT_INDEX[contract]
+    reverse = ci == T.UNDENUFE and rules.undenufe_reverses_weis
+    tables = (*T.weis_tables(ci, rules.low_quads_score, reverse), rules.factor(contract))
+    rules._weis_tables[contract] = tables  # type: ignore[attr-defined]
+    return tables
+
+
+def weis_of_masks(
+    masks: tuple[int, int, int, int], contract: Contract, rules: RuleSet
+) -> WeisResult:
+    """The fast path: table lookups on hand masks; objects only on demand.
+
+    Per seat the best meld key is the max over the four suit holdings' best
+    sequence (trump suit flagged) and the four of a kind of the ranks held in all
+    four suits (see :mod:`rules_core._tables`).
+    """
+    try:
+        t0, t1, t2, t3, qk, qp, factor = rules._weis_tables[contract]  # type: ignore[attr-defined]
+    except KeyError:
+        t0, t1, t2, t3, qk, qp, factor = _tables_for(contract, rules)
+    m0, m1, m2, m3 = masks
+    a, b, c, d = m0 & 511, m0 >> 9 & 511, m0 >> 18 & 511, m0 >> 27
+    k0 = max(t0[a], t1[b], t2[c], t3[d], qk[a & b & c & d])
+    a, b, c, d = m1 & 511, m1 >> 9 & 511, m1 >> 18 & 511, m1 >> 27
+    k1 = max(t0[a], t1[b], t2[c], t3[d], qk[a & b & c & d])
+    a, b, c, d = m2 & 511, m2 >> 9 & 511, m2 >> 18 & 511, m2 >> 27
+    k2 = max(t0[a], t1[b], t2[c], t3[d], qk[a & b & c & d])
+    a, b, c, d = m3 & 511, m3 >> 9 & 511, m3 >> 18 & 511, m3 >> 27
+    k3 = max(t0[a], t1[b], t2[c], t3[d], qk[a & b & c & d])
+    # low two bits: 3 - seat, so that max() also applies the SEAT step
+    best0 = max(k0 | 3 if k0 else 0, k2 | 1 if k2 else 0)
+    best1 = max(k1 | 2 if k1 else 0, k3)
+    if best0 > best1:
+        team, best = 0, best0
+    elif best1:
+        team, best = 1, best1
+    else:
+        return WeisResult(None, 0, factor, None, None, contract, rules, masks)
+    sp = T.SEQ_POINTS
+    points = 0
+    for m in (masks[team], masks[team + 2]):
+        a, b, c, d = m & 511, m >> 9 & 511, m >> 18 & 511, m >> 27
+        points += sp[a] + sp[b] + sp[c] + sp[d] + qp[a & b & c & d]
+    step = step_between(best0, best1) if best0 and best1 else None
+    return WeisResult(team, points, factor, 3 - (best & 3), step, contract, rules, masks)
+
+
+def resolve_weis(
+    hands: Any, contract: Contract | str, rules: RuleSet = DEFAULT_RULES
+) -> WeisResult:
+    """Resolve the Weis of four hands by seat, every player declaring their melds.
+
+    ``hands``: four hands (seat 0 = forehand first), each a list of cards or a
+    string of cards, or one string with the four hands separated by ``/``. A hand
+    may hold fewer than nine cards (for exercises); no card may be in two hands.
+
+    >>> r = resolve_weis(["S10 SJ SQ SK", "C6 C7 C8", "", ""], "H")
+    >>> r.team, r.points, r.scored, r.step, r.trace[-1].key
+    (0, 50, 50, <Step.POINTS: 'points'>, 'weis.writes')
+    >>> resolve_weis(["H6 H7 H8", "", "", ""], "S", RuleSet.preset("swisslos-2500")).scored
+    40
+    """
+    masks = hands_masks(hands)
+    return weis_of_masks(masks, coerce_contract(contract), coerce_rules(rules))
