@@ -25,6 +25,7 @@ install-dev: $(VENV)/.installed-dev
 
 setup: install
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_lessons
 	$(BIN)/python manage.py load_demo
 
 run: setup
@@ -48,6 +49,7 @@ test: lint
 # No demo data here: its passwords are public.
 serve: install
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_lessons
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	$(BIN)/gunicorn tutor.wsgi --bind $(HOST):$(PORT) --workers $${WEB_CONCURRENCY:-3} --access-logfile -
 

@@ -12,7 +12,7 @@ A round's written score has three blocks per team: Weis, Stöck and tricks
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,7 @@ __all__ = [
     "TrickResult",
     "first_forehand",
     "resolve_target",
+    "resolve_target_blocks",
     "revoke_penalty",
     "score_round",
     "team_of",
@@ -332,6 +333,13 @@ def resolve_target(
         raise RulesError(
             f"round_score must be a RoundScore from score_round, got {type(round_score).__name__}"
         )
+    target = _check_target(before, target, rules)
+    tricks = [(trick.index, trick.team, trick.points) for trick in round_score.tricks]
+    blocks = (dict(round_score.blocks[0]), dict(round_score.blocks[1]))
+    return _count_to_target(before, blocks, tricks, target, rules)
+
+
+def _check_target(before: Sequence[int], target: int | None, rules: RuleSet) -> int:
     if target is None:
         target = rules.target
     if type(target) is not int or target < 1:
@@ -349,6 +357,19 @@ def resolve_target(
                 f"team {team} already has {before[team]} of {target} before the round; "
                 "the game was over (R7.2)"
             )
+    return target
+
+
+def _count_to_target(
+    before: Sequence[int],
+    blocks: tuple[dict[str, int], dict[str, int]],
+    tricks: Sequence[tuple[int, int, int]] | None,
+    target: int,
+    rules: RuleSet,
+) -> TargetResult:
+    """Count the blocks in ``rules.target_order`` and, within the tricks block, the
+    tricks ``(index, team, points)`` in the order won (R7.3, R7.4). With ``tricks``
+    None the tricks block is counted as one step per team."""
     running = [before[0], before[1]]
     trace = [
         TraceEntry(
@@ -359,27 +380,27 @@ def resolve_target(
     ]
     winner: tuple[int, str, int | None] | None = None
     for block in rules.target_order:
-        if block == "tricks":
-            for trick in round_score.tricks:
-                running[trick.team] += trick.points
-                reached = winner is None and running[trick.team] >= target
+        if block == "tricks" and tricks is not None:
+            for index, team, points in tricks:
+                running[team] += points
+                reached = winner is None and running[team] >= target
                 if reached:
-                    winner = (trick.team, block, trick.index)
+                    winner = (team, block, index)
                 trace.append(
                     TraceEntry(
                         "R7.4",
                         "target.trick",
                         {
-                            "trick": trick.index,
-                            "team": trick.team,
-                            "points": trick.points,
+                            "trick": index,
+                            "team": team,
+                            "points": points,
                             "totals": list(running),
                         },
                         decided=reached,
                     )
                 )
             continue
-        points = [round_score.blocks[0][block], round_score.blocks[1][block]]
+        points = [blocks[0][block], blocks[1][block]]
         reached_team = None
         for team in (0, 1):  # one team at most writes Weis (R5.6) or Stöck (R6.1)
             running[team] += points[team]
@@ -405,3 +426,77 @@ def resolve_target(
     return TargetResult(
         team, block_name, trick_index, (running[0], running[1]), target, tuple(trace)
     )
+
+
+def resolve_target_blocks(
+    before: Sequence[int],
+    blocks: Sequence[Mapping[str, int]],
+    target: int | None = None,
+    rules: RuleSet = DEFAULT_RULES,
+    tricks: Sequence[tuple[int, int]] | None = None,
+) -> TargetResult:
+    """:func:`resolve_target` from written blocks instead of a played round.
+
+    ``blocks``: per team ``{"weis", "stoeck", "tricks"}`` after factor, as a round
+    would write them. ``tricks``: optionally the tricks as ``(team, points)`` in the
+    order won; they must add up to the tricks blocks. Without them the tricks block
+    is one step per team, which is only unambiguous when at most one team can reach
+    the target there; otherwise R7.4 needs the order and this raises RulesError.
+
+    >>> r = resolve_target_blocks((960, 980), [{"weis": 50, "stoeck": 0, "tricks": 40},
+    ...                                       {"weis": 0, "stoeck": 20, "tricks": 117}], 1000)
+    >>> r.team, r.block, r.totals
+    (0, 'weis', (1050, 1117))
+    >>> rules = RuleSet.preset("ausmachregel")
+    >>> blocks = [{"weis": 50, "stoeck": 0, "tricks": 40}, {"weis": 0, "stoeck": 20, "tricks": 117}]
+    >>> resolve_target_blocks((960, 980), blocks, 1000, rules).block
+    'stoeck'
+    """
+    rules = coerce_rules(rules)
+    target = _check_target(before, target, rules)
+    if (
+        not isinstance(blocks, Sequence)
+        or len(blocks) != 2
+        or not all(isinstance(b, Mapping) for b in blocks)
+    ):
+        raise RulesError("blocks must be two teams' {'weis', 'stoeck', 'tricks'} scores")
+    written = []
+    for team, block in enumerate(blocks):
+        row = {}
+        for name in ("weis", "stoeck", "tricks"):
+            value = block.get(name, 0)
+            if type(value) is not int or value < 0:
+                raise RulesError(f"team {team}'s {name} block must be a whole number >= 0")
+            row[name] = value
+        written.append(row)
+    for name, rule in (("weis", "R5.6"), ("stoeck", "R6.1")):
+        if written[0][name] and written[1][name]:
+            raise RulesError(f"only one team can write {name} in a round ({rule})", rule=rule)
+    trick_list: list[tuple[int, int, int]] | None = None
+    if tricks is not None:
+        trick_list = []
+        for index, item in enumerate(tricks):
+            if len(item) != 2 or item[0] not in (0, 1) or type(item[1]) is not int or item[1] < 0:
+                raise RulesError(f"trick {index + 1} must be (team 0 or 1, points >= 0)")
+            trick_list.append((index, item[0], item[1]))
+        for team in (0, 1):
+            total = sum(p for _i, t, p in trick_list if t == team)
+            if total != written[team]["tricks"]:
+                raise RulesError(
+                    f"team {team}'s tricks add up to {total}, not its tricks block "
+                    f"{written[team]['tricks']}"
+                )
+    else:
+        at_tricks = list(before)
+        for name in rules.target_order:
+            if name == "tricks":
+                break
+            for team in (0, 1):
+                at_tricks[team] += written[team][name]
+        if all(at_tricks[t] < target <= at_tricks[t] + written[t]["tricks"] for t in (0, 1)):
+            raise RulesError(
+                "both teams can reach the target in the tricks block; give the tricks in "
+                "the order won (R7.4)",
+                rule="R7.4",
+            )
+    return _count_to_target(before, (written[0], written[1]), trick_list, target, rules)

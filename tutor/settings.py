@@ -62,6 +62,8 @@ INSTALLED_APPS = [
     "tutor.core",
     "tutor.accounts",
     "tutor.classroom",
+    "tutor.lessons",
+    "tutor.weistool",
 ]
 
 MIDDLEWARE = [
@@ -92,6 +94,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "tutor.core.context_processors.preferences",
             ],
+            "builtins": ["template_partials.templatetags.partials"],
         },
     },
 ]

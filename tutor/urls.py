@@ -5,6 +5,8 @@ urlpatterns = [
     path("", include("tutor.core.urls")),
     path("accounts/", include("tutor.accounts.urls")),
     path("classes/", include("tutor.classroom.urls")),
+    path("lessons/", include("tutor.lessons.urls")),
+    path("weis/", include("tutor.weistool.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

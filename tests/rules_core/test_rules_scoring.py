@@ -345,3 +345,68 @@ def test_r2_2_s_en_start_example():
     first = score.tricks[0]
     assert (first.leader, first.winner, first.team, first.card_points) == (0, 2, 0, 24)
     assert score.tricks[1].leader == 2
+
+
+# resolve_target_blocks: the same counting from written blocks (lessons state rounds
+# by their blocks). It must agree with resolve_target on every played round.
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_r7_3_blocks_and_played_round_agree(seed):
+    import random
+
+    from rules_core import RuleSet, resolve_target, resolve_target_blocks
+    from rules_core.deals import deal_cards, play_round
+
+    rng = random.Random(seed)
+    rules = RuleSet.preset(rng.choice(["default", "ausmachregel", "swisslos-2500"]))
+    hands = deal_cards(rng)
+    contract = rng.choice(["D", "H", "S", "C", "obenabe", "undenufe"])
+    plays = play_round(hands, contract, rng=rng)
+    score = score_round(hands, contract, plays, [], rules)
+    before = (rng.randrange(0, rules.target), rng.randrange(0, rules.target))
+    played = resolve_target(before, score, None, rules)
+    written = resolve_target_blocks(
+        before, score.blocks, None, rules, tricks=[(t.team, t.points) for t in score.tricks]
+    )
+    assert (written.team, written.block, written.trick, written.totals) == (
+        played.team,
+        played.block,
+        played.trick,
+        played.totals,
+    )
+    assert written.trace == played.trace
+
+
+def test_r7_4_tricks_block_needs_the_order_when_both_teams_can_reach_it():
+    from rules_core import RulesError, resolve_target_blocks
+
+    blocks = [{"weis": 0, "stoeck": 0, "tricks": 80}, {"weis": 0, "stoeck": 0, "tricks": 77}]
+    with pytest.raises(RulesError, match="order won"):
+        resolve_target_blocks((950, 950), blocks, 1000)
+    result = resolve_target_blocks((950, 950), blocks, 1000, tricks=[(1, 60), (0, 80), (1, 17)])
+    assert (result.team, result.block, result.trick) == (1, "tricks", 0)
+
+
+def test_r7_3_tricks_block_as_one_step_when_only_one_team_can_reach():
+    from rules_core import resolve_target_blocks
+
+    blocks = [{"weis": 0, "stoeck": 0, "tricks": 110}, {"weis": 0, "stoeck": 0, "tricks": 47}]
+    result = resolve_target_blocks((900, 850), blocks, 1000)
+    assert (result.team, result.block, result.trick) == (0, "tricks", None)
+
+
+def test_r5_6_only_one_team_writes_weis_in_blocks():
+    from rules_core import RulesError, resolve_target_blocks
+
+    blocks = [{"weis": 20, "stoeck": 0, "tricks": 0}, {"weis": 50, "stoeck": 0, "tricks": 157}]
+    with pytest.raises(RulesError, match="only one team"):
+        resolve_target_blocks((0, 0), blocks, 1000)
+
+
+def test_r7_4_tricks_must_add_up_to_the_tricks_block():
+    from rules_core import RulesError, resolve_target_blocks
+
+    blocks = [{"weis": 0, "stoeck": 0, "tricks": 100}, {"weis": 0, "stoeck": 0, "tricks": 57}]
+    with pytest.raises(RulesError, match="add up"):
+        resolve_target_blocks((0, 0), blocks, 1000, tricks=[(0, 90), (1, 57)])

@@ -1,0 +1,323 @@
+"""Turning the rules core's traces (data) into sentences a person reads.
+
+The rules core explains itself as :class:`rules_core.TraceEntry` values: a rule ID, a
+machine key and the values compared. This module is the one place that words them,
+in the active language (German or English) and with the person's deck. Lessons, the
+Weis tool and quiz feedback all render explanations through :func:`explain`.
+
+Seats are shown 1-based to people ("Player 1 (Vorhand)"); the core counts from 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from rules_core import Card, Contract, TraceEntry, card_name, suit_name
+
+from .cards import card_view
+
+
+@dataclass(frozen=True)
+class Explained:
+    """One explanation step ready for a template."""
+
+    rule: str
+    key: str
+    text: str
+    decided: bool
+    step_label: str = ""
+
+
+def _lang() -> str:
+    return (get_language() or "de")[:2]
+
+
+def seat_label(seat: int | None) -> str:
+    if seat is None:
+        return "?"
+    if seat == 0:
+        return _("Player %(n)s (Vorhand)") % {"n": seat + 1}
+    return _("Player %(n)s") % {"n": seat + 1}
+
+
+def team_label(team: int | None) -> str:
+    if team is None:
+        return _("no team")
+    return _("Team %(n)s (players %(a)s and %(b)s)") % {"n": team + 1, "a": team + 1, "b": team + 3}
+
+
+def team_short(team: int) -> str:
+    return _("Team %(n)s") % {"n": team + 1}
+
+
+def card_label(code: str | Card, deck: str) -> str:
+    return card_name(Card.parse(code) if isinstance(code, str) else code, _lang(), deck)
+
+
+def contract_label(contract: Contract | str, deck: str) -> str:
+    contract = Contract.parse(contract) if isinstance(contract, str) else contract
+    return contract.display_name(_lang(), deck)
+
+
+def meld_label(meld: Any, deck: str) -> str:
+    """'Sequence of 4, Rosen 8 to Rosen Under (50)' / 'Four Under (200)'."""
+    data = meld.to_dict() if hasattr(meld, "to_dict") else meld
+    cards = data["cards"]
+    if data["kind"] == "sequence":
+        return _("%(n)s-card sequence %(low)s to %(high)s (%(points)s)") % {
+            "n": len(cards),
+            "low": card_label(cards[0], deck),
+            "high": card_label(cards[-1], deck),
+            "points": data["points"],
+        }
+    rank = Card.parse(cards[0]).rank
+    return _("four %(rank)s (%(points)s)") % {
+        "rank": rank_plural(rank, deck),
+        "points": data["points"],
+    }
+
+
+# "four aces", "vier Könige": plurals by language and deck, keyed by rank code.
+_PLURALS = {
+    ("de", "swiss"): {
+        "6": "Sechser",
+        "7": "Siebner",
+        "8": "Achter",
+        "9": "Nell",
+        "10": "Banner",
+        "J": "Under",
+        "Q": "Ober",
+        "K": "Könige",
+        "A": "Asse",
+    },
+    ("de", "french"): {
+        "6": "Sechser",
+        "7": "Siebner",
+        "8": "Achter",
+        "9": "Nell",
+        "10": "Zehner",
+        "J": "Buben",
+        "Q": "Damen",
+        "K": "Könige",
+        "A": "Asse",
+    },
+    ("en", "swiss"): {
+        "6": "sixes",
+        "7": "sevens",
+        "8": "eights",
+        "9": "Nell",
+        "10": "tens",
+        "J": "Under",
+        "Q": "Ober",
+        "K": "kings",
+        "A": "aces",
+    },
+    ("en", "french"): {
+        "6": "sixes",
+        "7": "sevens",
+        "8": "eights",
+        "9": "Nell",
+        "10": "tens",
+        "J": "jacks",
+        "Q": "queens",
+        "K": "kings",
+        "A": "aces",
+    },
+}
+
+
+def rank_plural(rank: Any, deck: str) -> str:
+    code = getattr(rank, "code", str(rank))
+    deck = deck if deck in ("swiss", "french") else "swiss"
+    return _PLURALS[(_lang(), deck)][code]
+
+
+STEP_NAMES = {
+    "ladder.points": lambda: _("Step 1, points"),
+    "ladder.cards": lambda: _("Step 2, number of cards"),
+    "ladder.high_card": lambda: _("Step 3, highest card"),
+    "ladder.trump": lambda: _("Step 4, trump suit"),
+    "ladder.seat": lambda: _("Step 5, who announced first"),
+}
+
+
+class _Sides:
+    """How the two sides of a ladder are named: two players' melds or two teams."""
+
+    def __init__(self, a: str, b: str) -> None:
+        self.a, self.b = a, b
+
+    def name(self, winner: int | None) -> str:
+        return self.a if winner == 0 else self.b
+
+
+def _ladder(entry: TraceEntry, sides: _Sides, deck: str) -> str:
+    v = entry.values
+    winner = v.get("winner")
+    key = entry.key
+    if key == "ladder.points":
+        if winner is None:
+            return _("%(a)s against %(b)s points: equal, so the next step decides.") % v
+        return _("%(a)s against %(b)s points: %(side)s has the higher value and wins.") % {
+            **v,
+            "side": sides.name(winner),
+        }
+    if key == "ladder.cards":
+        if winner is None:
+            return _("%(a)s against %(b)s cards: equal, so the next step decides.") % v
+        return _("%(a)s cards beat %(b)s cards: %(side)s has more cards and wins.") % {
+            "a": max(v["a"], v["b"]),
+            "b": min(v["a"], v["b"]),
+            "side": sides.name(winner),
+        }
+    if key == "ladder.high_card":
+        names = {"a": card_label(v["a_card"], deck), "b": card_label(v["b_card"], deck)}
+        if v.get("order") == "reversed":
+            if winner is None:
+                return (
+                    _(
+                        "Undenufe: the lowest cards, %(a)s and %(b)s, are of the same rank, "
+                        "so the next step decides."
+                    )
+                    % names
+                )
+            return _(
+                "Undenufe reverses the order: lowest card %(a)s against %(b)s; the lower card "
+                "wins, so %(side)s wins."
+            ) % {**names, "side": sides.name(winner)}
+        if winner is None:
+            return (
+                _(
+                    "The highest cards, %(a)s and %(b)s, are of the same rank, so the next "
+                    "step decides."
+                )
+                % names
+            )
+        return _("Highest card %(a)s against %(b)s: the higher card wins, so %(side)s wins.") % {
+            **names,
+            "side": sides.name(winner),
+        }
+    if key == "ladder.trump":
+        if v.get("trump") is None:
+            return _("There is no trump suit in this contract, so the next step decides.")
+        trump = suit_name(v["trump"], _lang(), deck)
+        if winner is None:
+            return _(
+                "Neither or both melds are a sequence in trump (%(trump)s); the next step decides."
+            ) % {"trump": trump}
+        return _("Only %(side)s is a sequence in the trump suit (%(trump)s), so it wins.") % {
+            "side": sides.name(winner),
+            "trump": trump,
+        }
+    if key == "ladder.seat":
+        return _(
+            "Everything else is equal: %(first)s announced before %(second)s, so the earlier "
+            "meld wins."
+        ) % {
+            "first": seat_label(min(v["a"], v["b"])),
+            "second": seat_label(max(v["a"], v["b"])),
+        }
+    return key
+
+
+def explain_ladder(
+    trace: Iterable[TraceEntry], deck: str, side_a: str, side_b: str
+) -> list[Explained]:
+    """The ladder steps of a trace, each as a sentence; other entries are skipped."""
+    sides = _Sides(side_a, side_b)
+    out = []
+    for entry in trace:
+        if entry.key in STEP_NAMES:
+            out.append(
+                Explained(
+                    rule=entry.rule,
+                    key=entry.key,
+                    text=_ladder(entry, sides, deck),
+                    decided=entry.decided,
+                    step_label=STEP_NAMES[entry.key](),
+                )
+            )
+    return out
+
+
+Explainer = Callable[[TraceEntry, str], str]
+
+
+def cards_for(codes: Iterable[str], deck: str) -> list[Any]:
+    return [card_view(code, _lang(), deck) for code in codes]
+
+
+def stoeck_sentence(result: Any) -> str:
+    """Why Stöck came out as it did, in one sentence (rules_core.StoeckResult)."""
+    reason = result.reason.value
+    who = {"holder": seat_label(result.seat), "team": team_label(result.team)}
+    sentences = {
+        "no_trump_contract": lambda: _("No Stöck: Obenabe and Undenufe have no trump."),
+        "not_held_by_one_player": lambda: _(
+            "No Stöck: no single player holds both King and Ober of trump."
+        ),
+        "second_card_not_played": lambda: (
+            _("Still possible: %(holder)s has not played the second of the two cards yet.") % who
+        ),
+        "still_possible": lambda: (
+            _(
+                "Still possible: %(holder)s has just played the second card and may say «Stöck» "
+                "until the next card is played."
+            )
+            % who
+        ),
+        "valid": lambda: (
+            _(
+                "%(holder)s said «Stöck» with the second card, on their own: %(points)s points for "
+                "%(team)s."
+            )
+            % {**who, "points": result.points}
+        ),
+        "not_declared": lambda: (
+            _("Lost: %(holder)s did not say «Stöck» before the next card was played.") % who
+        ),
+        "declared_at_first_card": lambda: _(
+            "Lost: «Stöck» was said with the first card; it counts only with the second."
+        ),
+        "too_late": lambda: _("Lost: «Stöck» came after the next card had been played."),
+        "prompted": lambda: _(
+            "Lost: «Stöck» came after the partner's reminder; the holder must say it on their own."
+        ),
+    }
+    return sentences[reason]()
+
+
+def block_label(block: str | None) -> str:
+    return {
+        "weis": _("Weis"),
+        "stoeck": _("Stöck"),
+        "tricks": _("tricks"),
+        None: "",
+    }[block]
+
+
+def target_sentence(result: Any) -> str:
+    """Who reached the target and where (rules_core.TargetResult)."""
+    if result.team is None:
+        return _("Nobody reaches %(target)s in this round: play goes on with the next deal.") % {
+            "target": result.target
+        }
+    values = {
+        "team": team_label(result.team),
+        "target": result.target,
+        "block": block_label(result.block),
+        "trick": (result.trick or 0) + 1,
+    }
+    if result.block == "tricks":
+        text = _("%(team)s reaches %(target)s first, with trick %(trick)s, and wins.") % values
+    else:
+        text = _("%(team)s reaches %(target)s first, in the %(block)s block, and wins.") % values
+    other = 1 - result.team
+    if result.totals[other] > result.totals[result.team]:
+        text += " " + _("The other team ends the round with more points, but it got there later.")
+    return text

@@ -1,0 +1,104 @@
+"""Template helpers that word rules-core results; the wording lives in core/explain.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from tutor.core import explain as ex
+
+register = template.Library()
+
+
+def _deck(context: template.Context) -> str:
+    return context.get("deck") or "swiss"
+
+
+@register.simple_tag(takes_context=True)
+def ladder_steps(context: template.Context, trace: Any, side_a: str, side_b: str) -> list:
+    return ex.explain_ladder(trace, _deck(context), side_a, side_b)
+
+
+@register.simple_tag(takes_context=True)
+def meld_label(context: template.Context, meld: Any) -> str:
+    return ex.meld_label(meld, _deck(context))
+
+
+@register.simple_tag(takes_context=True)
+def card_label(context: template.Context, card: Any) -> str:
+    return ex.card_label(card, _deck(context))
+
+
+@register.simple_tag(takes_context=True)
+def contract_label(context: template.Context, contract: Any) -> str:
+    return ex.contract_label(contract, _deck(context))
+
+
+@register.simple_tag
+def meld_cards(melds: Any) -> set:
+    """Every card that is part of one of the melds (a Kreuzweis card counts once)."""
+    return {card for meld in melds for card in meld.cards}
+
+
+@register.filter
+def team_short(team: int) -> str:
+    return ex.team_short(team)
+
+
+@register.filter
+def seat_label(seat: int | None) -> str:
+    return ex.seat_label(seat)
+
+
+@register.filter
+def team_label(team: int | None) -> str:
+    return ex.team_label(team)
+
+
+@register.filter
+def team_of(seat: int) -> int:
+    return seat % 2
+
+
+@register.simple_tag
+def stoeck_sentence(result: Any) -> str:
+    return ex.stoeck_sentence(result)
+
+
+@register.simple_tag
+def stoeck_view(scenario: Any) -> dict[str, Any]:
+    """The scenario's plays by trick, marking the pair and the calls after each play."""
+    pair_indices = {scenario.first_index, scenario.second_index}
+    calls_after: dict[int, list[Any]] = {}
+    for call in scenario.calls:
+        calls_after.setdefault(call.after_play, []).append(call)
+    tricks = []
+    for trick in scenario.tricks:
+        tricks.append(
+            [
+                {
+                    "seat": seat,
+                    "card": card,
+                    "is_pair": index in pair_indices and seat == scenario.holder,
+                    "calls": calls_after.get(index, []),
+                }
+                for seat, card, index in trick
+            ]
+        )
+    return {"tricks": tricks}
+
+
+@register.simple_tag
+def target_sentence(result: Any) -> str:
+    return ex.target_sentence(result)
+
+
+@register.filter
+def block_label(block: str | None) -> str:
+    return ex.block_label(block)
+
+
+@register.filter
+def plus1(value: int) -> int:
+    return value + 1

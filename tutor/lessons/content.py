@@ -1,0 +1,196 @@
+"""Reading the lesson files in ``tutor/lessons/content/``.
+
+A lesson is two files, ``NN-slug.de.md`` and ``NN-slug.en.md``, each with TOML front
+matter between ``+++`` lines (title, summary, rules, sources) and a Markdown body.
+Live examples are fenced blocks ``jass KIND`` with ``key: value`` lines; see
+``examples.py`` for the kinds. Everything here is plain Python (no database), so the
+loader can check a whole course before it writes anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .rule_index import RULE_TITLES
+
+CONTENT_DIR = Path(__file__).resolve().parent / "content"
+LANGUAGES = ("de", "en")
+SOURCES = ("W-EN", "W-DE", "S-EN", "ST-DE")
+
+_FILE_RE = re.compile(
+    r"^(?P<position>\d{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.(?P<lang>[a-z]{2})\.md$"
+)
+_EXAMPLE_RE = re.compile(
+    r"^```jass[ \t]+(?P<kind>[a-z-]+)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL
+)
+
+
+class LessonFormatError(ValueError):
+    """A lesson file breaks the format; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class ExampleSpec:
+    kind: str
+    params: dict[str, str]
+    line: int
+
+    def where(self, path: str) -> str:
+        return f"{path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class LessonFile:
+    path: str
+    position: int
+    slug: str
+    language: str
+    title: str
+    summary: str
+    rules: tuple[str, ...]
+    sources: tuple[str, ...]
+    body: str
+    body_offset: int = 0  # lines before the body, so errors can name the file's line
+
+    @property
+    def examples(self) -> list[ExampleSpec]:
+        return [
+            ExampleSpec(spec.kind, spec.params, spec.line + self.body_offset)
+            for spec in find_examples(self.body)
+        ]
+
+
+@dataclass(frozen=True)
+class LessonSource:
+    """Both language versions of one lesson."""
+
+    slug: str
+    position: int
+    rules: tuple[str, ...]
+    sources: tuple[str, ...]
+    files: dict[str, LessonFile]
+
+    @property
+    def content_hash(self) -> str:
+        digest = hashlib.sha256()
+        for lang in LANGUAGES:
+            f = self.files[lang]
+            digest.update(f"{f.path}\0{f.title}\0{f.summary}\0{f.body}\0".encode())
+        digest.update(repr((self.position, self.rules, self.sources)).encode())
+        return digest.hexdigest()
+
+
+def find_examples(body: str) -> list[ExampleSpec]:
+    specs = []
+    for match in _EXAMPLE_RE.finditer(body):
+        line = body.count("\n", 0, match.start()) + 1
+        params: dict[str, str] = {}
+        for offset, raw in enumerate(match["body"].splitlines(), start=1):
+            if not raw.strip():
+                continue
+            key, sep, value = raw.partition(":")
+            if not sep or not key.strip():
+                raise LessonFormatError(
+                    f"line {line + offset}: expected 'key: value' in a jass example, got {raw!r}"
+                )
+            params[key.strip()] = value.strip()
+        specs.append(ExampleSpec(kind=match["kind"], params=params, line=line))
+    return specs
+
+
+def split_examples(body: str) -> list[str | ExampleSpec]:
+    """The body as Markdown chunks with the example specs between them, in order."""
+    parts: list[str | ExampleSpec] = []
+    specs = iter(find_examples(body))
+    last = 0
+    for match in _EXAMPLE_RE.finditer(body):
+        parts.append(body[last : match.start()])
+        parts.append(next(specs))
+        last = match.end()
+    parts.append(body[last:])
+    return parts
+
+
+def parse_lesson_file(path: Path) -> LessonFile:
+    match = _FILE_RE.match(path.name)
+    if not match:
+        raise LessonFormatError(f"{path.name}: a lesson file is named NN-slug.LANG.md")
+    if match["lang"] not in LANGUAGES:
+        raise LessonFormatError(f"{path.name}: language must be one of {', '.join(LANGUAGES)}")
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "+++":
+        raise LessonFormatError(f"{path.name}:1: front matter must start with a '+++' line")
+    try:
+        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "+++")
+    except StopIteration:
+        raise LessonFormatError(f"{path.name}: front matter is not closed by '+++'") from None
+    try:
+        meta = tomllib.loads("\n".join(lines[1:end]))
+    except tomllib.TOMLDecodeError as error:
+        raise LessonFormatError(f"{path.name}: front matter is not valid TOML: {error}") from None
+    for key, kind in (("title", str), ("rules", list), ("sources", list)):
+        if not isinstance(meta.get(key), kind) or not meta[key]:
+            raise LessonFormatError(f"{path.name}: front matter needs a non-empty {key!r}")
+    unknown = [r for r in meta["rules"] if r not in RULE_TITLES]
+    if unknown:
+        raise LessonFormatError(f"{path.name}: unknown rule IDs {unknown}")
+    bad_sources = [s for s in meta["sources"] if s not in SOURCES]
+    if bad_sources:
+        raise LessonFormatError(f"{path.name}: unknown sources {bad_sources}; use {SOURCES}")
+    lesson = LessonFile(
+        path=path.name,
+        position=int(match["position"]),
+        slug=match["slug"],
+        language=match["lang"],
+        title=meta["title"].strip(),
+        summary=str(meta.get("summary", "")).strip(),
+        rules=tuple(meta["rules"]),
+        sources=tuple(meta["sources"]),
+        body="\n".join(lines[end + 1 :]).rstrip() + "\n",
+        body_offset=end + 1,
+    )
+    try:
+        lesson.examples  # noqa: B018 - parsing is the check
+    except LessonFormatError as error:
+        raise LessonFormatError(f"{path.name}: {error} (counting from the body)") from None
+    return lesson
+
+
+def read_course(directory: Path = CONTENT_DIR) -> list[LessonSource]:
+    """Every lesson in the directory, both languages, checked for consistency."""
+    files: dict[str, dict[str, LessonFile]] = {}
+    for path in sorted(directory.glob("*.md")):
+        lesson = parse_lesson_file(path)
+        files.setdefault(lesson.slug, {})[lesson.language] = lesson
+    course = []
+    for slug, by_lang in files.items():
+        missing = [lang for lang in LANGUAGES if lang not in by_lang]
+        if missing:
+            raise LessonFormatError(f"lesson {slug!r} has no {'/'.join(missing)} version")
+        de, en = by_lang["de"], by_lang["en"]
+        for attr in ("position", "rules", "sources"):
+            if getattr(de, attr) != getattr(en, attr):
+                raise LessonFormatError(
+                    f"lesson {slug!r}: {attr} differ between {de.path} and {en.path}"
+                )
+        de_kinds = [e.kind for e in de.examples]
+        en_kinds = [e.kind for e in en.examples]
+        if de_kinds != en_kinds:
+            raise LessonFormatError(
+                f"lesson {slug!r}: live examples differ between languages "
+                f"({de_kinds} vs {en_kinds})"
+            )
+        course.append(
+            LessonSource(
+                slug=slug, position=de.position, rules=de.rules, sources=de.sources, files=by_lang
+            )
+        )
+    positions = [lesson.position for lesson in course]
+    if len(set(positions)) != len(positions):
+        raise LessonFormatError("two lessons share a position number")
+    return sorted(course, key=lambda lesson: lesson.position)

@@ -1,0 +1,92 @@
+"""The Weis tool's form: up to nine cards for each of four players, typed or tapped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rules_core import DECK, Contract, RulesError, RuleSet, parse_cards
+
+SEATS = range(4)
+CARD_CHOICES = [(card.code, card.code) for card in DECK]
+MAX_TEXT = 400
+
+
+def contract_choices(lang: str, deck: str) -> list[tuple[str, str]]:
+    return [(c.code, c.display_name(lang, deck)) for c in Contract]
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    labels = {
+        "default": gettext_lazy("Default (Jassverband)"),
+        "w-en": gettext_lazy("W-EN reading: low quads score nothing, no reversal in Undenufe"),
+        "ausmachregel": gettext_lazy("Ausmachregel: Stöck, Weis, tricks"),
+        "swisslos-2500": gettext_lazy("Swisslos 2500: factors, target 2500"),
+    }
+    return [(name, labels.get(name, name)) for name in RuleSet.presets()]
+
+
+class WeisToolForm(forms.Form):
+    contract = forms.ChoiceField(label=gettext_lazy("Contract"))
+    rules = forms.ChoiceField(label=gettext_lazy("Rule set"), initial="default")
+    edit = forms.TypedChoiceField(
+        choices=[(s, s) for s in SEATS], coerce=int, required=False, initial=0
+    )
+
+    def __init__(self, *args: Any, lang: str = "de", deck: str = "swiss", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["contract"].choices = contract_choices(lang, deck)
+        self.fields["rules"].choices = preset_choices()
+        for seat in SEATS:
+            self.fields[f"seat{seat}_text"] = forms.CharField(
+                label=_("Cards of player %(n)s") % {"n": seat + 1},
+                required=False,
+                max_length=MAX_TEXT,
+                help_text=_("Codes or names, e.g. H6 H7 H8 or Rosen Ober, Schilten Ass"),
+            )
+            self.fields[f"seat{seat}"] = forms.MultipleChoiceField(
+                choices=CARD_CHOICES, required=False
+            )
+
+    def text_field(self, seat: int) -> forms.BoundField:
+        return self[f"seat{seat}_text"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        hands: list[tuple] = []
+        owner: dict[Any, int] = {}
+        for seat in SEATS:
+            field = f"seat{seat}_text"
+            text = data.get(field, "")
+            try:
+                typed = parse_cards(text) if text.strip() else ()
+            except RulesError as error:
+                self.add_error(field, str(error))
+                typed = ()
+            picked = parse_cards(" ".join(data.get(f"seat{seat}", [])))
+            cards = tuple(dict.fromkeys((*typed, *picked)))
+            if len(cards) > 9:
+                self.add_error(
+                    field,
+                    _("Player %(n)s has %(count)s cards; a hand has at most nine.")
+                    % {"n": seat + 1, "count": len(cards)},
+                )
+            for card in cards:
+                if card in owner:
+                    self.add_error(
+                        field,
+                        _(
+                            "%(card)s is already in the hand of player %(other)s; "
+                            "each card exists once."
+                        )
+                        % {"card": card.code, "other": owner[card] + 1},
+                    )
+                else:
+                    owner[card] = seat
+            hands.append(cards)
+        data["hands"] = tuple(hands)
+        data["owner"] = {card.code: seat for card, seat in owner.items()}
+        return data

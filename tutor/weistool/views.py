@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import get_language
+
+from rules_core import DECK
+from tutor.core.context_processors import current_deck
+
+from .forms import SEATS, WeisToolForm
+from .services import evaluate
+
+
+def weis_tool(request: HttpRequest) -> HttpResponse:
+    """A GET form: computing changes nothing, and the URL can be shared at the table."""
+    lang, deck = (get_language() or "de")[:2], current_deck(request)
+    bound = bool(request.GET)
+    form = WeisToolForm(request.GET if bound else None, lang=lang, deck=deck)
+    result = None
+    if bound and form.is_valid() and any(form.cleaned_data["hands"]):
+        data = form.cleaned_data
+        result = evaluate(data["hands"], data["contract"], data["rules"])
+    owner = form.cleaned_data.get("owner", {}) if bound and hasattr(form, "cleaned_data") else {}
+    edit = (form.cleaned_data.get("edit") if bound and hasattr(form, "cleaned_data") else 0) or 0
+    seats = []
+    for seat in SEATS:
+        if result is not None:
+            picked = {card.code for card in result.hands[seat]}
+        else:
+            picked = set(form.data.getlist(f"seat{seat}")) if bound else set()
+        taken = {code: other + 1 for code, other in owner.items() if other != seat}
+        seats.append(
+            {
+                "seat": seat,
+                "text": form.text_field(seat),
+                "count": len(picked),
+                "picker": [(card, card.code in picked, taken.get(card.code)) for card in DECK],
+            }
+        )
+    context = {
+        "form": form,
+        "seats": seats,
+        "owner": owner,
+        "edit": edit,
+        "result": result,
+        "hands": result.hands if result else (),
+    }
+    template = "weistool/tool.html"
+    if request.htmx and not request.htmx.history_restore_request:
+        template += "#tool"
+    return render(request, template, context)
