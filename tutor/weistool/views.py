@@ -20,20 +20,22 @@ def weis_tool(request: HttpRequest) -> HttpResponse:
     if bound and form.is_valid() and any(form.cleaned_data["hands"]):
         data = form.cleaned_data
         result = evaluate(data["hands"], data["contract"], data["rules"])
-    owner = form.cleaned_data.get("owner", {}) if bound and hasattr(form, "cleaned_data") else {}
-    edit = (form.cleaned_data.get("edit") if bound and hasattr(form, "cleaned_data") else 0) or 0
+    cleaned = form.cleaned_data if bound else {}
+    owner = cleaned.get("owner", {})
+    hands = cleaned.get("hands", ((),) * len(SEATS))
+    errors = [seat for seat in SEATS if form.text_field(seat).errors] if bound else []
+    # Open the first player whose cards need correcting, else the one being edited.
+    edit = errors[0] if errors else (cleaned.get("edit") or 0)
     seats = []
     for seat in SEATS:
-        if result is not None:
-            picked = {card.code for card in result.hands[seat]}
-        else:
-            picked = set(form.data.getlist(f"seat{seat}")) if bound else set()
+        picked = {card.code for card in hands[seat]}
         taken = {code: other + 1 for code, other in owner.items() if other != seat}
         seats.append(
             {
                 "seat": seat,
                 "text": form.text_field(seat),
                 "count": len(picked),
+                "has_error": seat in errors,
                 "picker": [(card, card.code in picked, taken.get(card.code)) for card in DECK],
             }
         )
