@@ -60,7 +60,10 @@ def test_htmx_request_gets_only_the_tool_partial(client):
     response = get(client, htmx=True, seat0_text="H6 H7 H8")
     html = response.content.decode()
     assert response.status_code == 200
-    assert "<html" not in html and html.lstrip().startswith('<div id="weis-tool">')
+    assert "<html" not in html and html.lstrip().startswith('<section id="weis-results"')
+    # The inputs are never swapped (a tap in flight would be lost); counts come out of band.
+    assert 'type="checkbox"' not in html
+    assert '<small id="tab-status-0" hx-swap-oob="true">' in html
     assert "writes Weis: 20 points" in html
 
 
@@ -105,3 +108,11 @@ def test_rule_set_variant_changes_the_answer(client):
     assert "writes Weis: 100 points" in get(client, **hands).content.decode()
     html = get(client, rules="w-en", **hands).content.decode()
     assert "Nobody has a meld" in html
+
+
+def test_htmx_error_is_sent_out_of_band_next_to_the_field(client):
+    response = get(client, htmx=True, seat0_text="H6 H7", seat1_text="H7 H8")
+    html = response.content.decode()
+    assert '<div id="id_seat1_text_errors" class="field-errors" hx-swap-oob="true">' in html
+    assert "H7 is already in the hand of player 1" in html
+    assert "Please correct the cards" in html

@@ -49,5 +49,6 @@ def weis_tool(request: HttpRequest) -> HttpResponse:
     }
     template = "weistool/tool.html"
     if request.htmx and not request.htmx.history_restore_request:
-        template += "#tool"
+        template += "#results"
+        context["oob"] = True
     return render(request, template, context)
