@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "tutor.classroom",
     "tutor.lessons",
     "tutor.weistool",
+    "tutor.quizzes",
 ]
 
 MIDDLEWARE = [

@@ -321,3 +321,32 @@ def target_sentence(result: Any) -> str:
     if result.totals[other] > result.totals[result.team]:
         text += " " + _("The other team ends the round with more points, but it got there later.")
     return text
+
+
+def suit_label(suit: str | None, deck: str) -> str:
+    return suit_name(suit, _lang(), deck) if suit else ""
+
+
+def stoeck_timeline(
+    plays: Iterable[tuple[int, Any]],
+    calls: Iterable[tuple[int, int, bool]],
+    marked: set[int],
+) -> list[list[dict[str, Any]]]:
+    """Plays grouped by trick, each with its seat, card, whether it is marked (the
+    holder's King or Ober) and the «Stöck» calls made right after it."""
+    calls_after: dict[int, list[dict[str, Any]]] = {}
+    for seat, after_play, prompted in calls:
+        calls_after.setdefault(after_play, []).append({"seat": seat, "prompted": prompted})
+    tricks: list[list[dict[str, Any]]] = []
+    for index, (seat, card) in enumerate(plays):
+        if index % 4 == 0:
+            tricks.append([])
+        tricks[-1].append(
+            {
+                "seat": seat,
+                "card": Card.parse(card) if isinstance(card, str) else card,
+                "is_pair": index in marked,
+                "calls": calls_after.get(index, []),
+            }
+        )
+    return tricks

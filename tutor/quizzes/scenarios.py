@@ -177,6 +177,9 @@ def stoeck_scenario(
     elif call == "prompted":
         calls = (StoeckCall(holder, second_index, prompted=True),)
     elif call == "pending":
+        if second_index == 35:
+            # The round is complete then, and an uncalled Stöck is lost (R6.4a).
+            raise ScenarioError("the last card of the round leaves nothing pending")
         end = second_index + 1
     elif call == "not-yet":
         end = min(second_index, first_index // 4 * 4 + 4)
@@ -418,7 +421,9 @@ def pair_scenario(
     if not (0 <= king_seat <= 3 and 0 <= queen_seat <= 3 and 1 <= first_trick < second_trick <= 9):
         raise ScenarioError("need seats 0-3 and trick numbers 1 <= first < second <= 9")
     suit_ = Card.parse(suit + "K").suit
-    if contract_.trump is not None and (suit_ is not contract_.trump or king_seat == queen_seat):
+    if contract_.trump is not None and suit_ is not contract_.trump:
+        raise ScenarioError("in a trump contract, give the trump suit's King and Ober")
+    if contract_.trump is not None and king_seat == queen_seat:
         raise ScenarioError("in a trump contract, use stoeck_scenario for a Stöck in one hand")
     king, queen = Card(suit_, Rank.K), Card(suit_, Rank.Q)
     owners = {king: king_seat, queen: queen_seat}

@@ -67,26 +67,13 @@ def stoeck_sentence(result: Any) -> str:
 
 
 @register.simple_tag
-def stoeck_view(scenario: Any) -> dict[str, Any]:
-    """The scenario's plays by trick, marking the pair and the calls after each play."""
-    pair_indices = {scenario.first_index, scenario.second_index}
-    calls_after: dict[int, list[Any]] = {}
-    for call in scenario.calls:
-        calls_after.setdefault(call.after_play, []).append(call)
-    tricks = []
-    for trick in scenario.tricks:
-        tricks.append(
-            [
-                {
-                    "seat": seat,
-                    "card": card,
-                    "is_pair": index in pair_indices and seat == scenario.holder,
-                    "calls": calls_after.get(index, []),
-                }
-                for seat, card, index in trick
-            ]
-        )
-    return {"tricks": tricks}
+def stoeck_view(scenario: Any) -> list[list[dict[str, Any]]]:
+    """A Stöck scenario's plays by trick, marking the holder's pair and the calls."""
+    return ex.stoeck_timeline(
+        scenario.plays,
+        [(c.seat, c.after_play, c.prompted) for c in scenario.calls],
+        {scenario.first_index, scenario.second_index},
+    )
 
 
 @register.simple_tag

@@ -1,0 +1,193 @@
+"""Taking quizzes: answers stored once, nothing foreign reachable, no answer leaked."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import LearnerFactory, TeacherFactory
+from tutor.quizzes import mastery
+from tutor.quizzes.generators import KINDS, recompute
+from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
+from tutor.quizzes.selectors import suggested_skills
+from tutor.quizzes.services import create_quiz
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def quiz(learner):
+    return create_quiz(learner=learner, kinds=list(KINDS), seeds=list(range(len(KINDS))))
+
+
+def q_url(quiz, position, name="question"):
+    return reverse(f"quizzes:{name}", args=[quiz.pk, position])
+
+
+def right_and_wrong(question):
+    data = question.question
+    wrong = next(c["key"] for c in data["choices"] if c["key"] != data["answer"])
+    return data["answer"], wrong
+
+
+def strip_csrf(html: str) -> str:
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+    return re.sub(r'"x-csrftoken": "[^"]+"', "", html)
+
+
+def test_stored_answers_match_a_fresh_computation(quiz):
+    for question in quiz.questions.all():
+        data = question.question
+        correct = [c for c in data["choices"] if c["value"] == recompute(data)]
+        assert [c["key"] for c in correct] == [data["answer"]]
+
+
+@pytest.mark.parametrize("position", range(len(KINDS)))
+def test_answer_is_not_in_the_page_before_answering(client, learner, quiz, position):
+    """The page must not depend on the stored answer: swap it and compare the HTML."""
+    client.force_login(learner)
+    question = quiz.questions.get(position=position)
+    before = strip_csrf(client.get(q_url(quiz, position)).content.decode())
+    data = question.question
+    _right, wrong = right_and_wrong(question)
+    data["mistakes"] = {**{k: "x" for k in data["mistakes"]}, data["answer"]: "x"}
+    data["mistakes"].pop(wrong)
+    data["answer"] = wrong
+    data["explanation"] = []
+    QuizQuestion.objects.filter(pk=question.pk).update(question=data)
+    after = strip_csrf(client.get(q_url(quiz, position)).content.decode())
+    assert before == after
+    assert "choice--answer" not in before and "feedback" not in before
+
+
+def test_right_answer_htmx_returns_feedback_partial(client, learner, quiz):
+    client.force_login(learner)
+    question = quiz.questions.get(position=0)
+    right, _wrong = right_and_wrong(question)
+    response = client.post(
+        q_url(quiz, 0, "answer"), {"choice": right}, headers={"HX-Request": "true"}
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert 'class="feedback feedback--right"' in html
+    question.refresh_from_db()
+    assert question.correct is True and question.answered_choice == right
+
+
+def test_wrong_answer_without_js_redirects_to_feedback_page(client, learner, quiz):
+    client.force_login(learner)
+    question = quiz.questions.get(position=1)
+    _right, wrong = right_and_wrong(question)
+    response = client.post(q_url(quiz, 1, "answer"), {"choice": wrong})
+    assert response.status_code == 302 and response["Location"] == q_url(quiz, 1)
+    page = client.get(q_url(quiz, 1)).content.decode()
+    assert "feedback--wrong" in page and "choice--answer" in page
+    assert SkillState.objects.get(learner=learner, skill=question.kind).correct == 0
+
+
+def test_second_answer_is_refused_and_changes_nothing(client, learner, quiz):
+    client.force_login(learner)
+    question = quiz.questions.get(position=2)
+    right, wrong = right_and_wrong(question)
+    client.post(q_url(quiz, 2, "answer"), {"choice": wrong})
+    state = SkillState.objects.get(learner=learner, skill=question.kind)
+    response = client.post(
+        q_url(quiz, 2, "answer"), {"choice": right}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 409
+    assert "deine erste Antwort zählt" in response.content.decode()
+    question.refresh_from_db()
+    assert question.answered_choice == wrong and question.correct is False
+    state_after = SkillState.objects.get(pk=state.pk)
+    assert (state_after.attempts, state_after.mastery) == (state.attempts, state.mastery)
+
+
+@pytest.mark.parametrize("choice", ["z", "", "a' OR 1=1", "x" * 50])
+def test_tampered_choice_is_refused_cleanly(client, learner, quiz, choice):
+    client.force_login(learner)
+    response = client.post(q_url(quiz, 0, "answer"), {"choice": choice})
+    assert response.status_code == 400
+    assert not QuizQuestion.objects.filter(answered_at__isnull=False).exists()
+    assert not SkillState.objects.exists()
+
+
+def test_another_learners_quiz_is_404_and_untouched(client, quiz):
+    intruder = LearnerFactory()
+    client.force_login(intruder)
+    assert client.get(q_url(quiz, 0)).status_code == 404
+    assert client.get(reverse("quizzes:quiz", args=[quiz.pk])).status_code == 404
+    assert client.get(reverse("quizzes:summary", args=[quiz.pk])).status_code == 404
+    assert client.post(q_url(quiz, 0, "answer"), {"choice": "a"}).status_code == 404
+    assert not QuizQuestion.objects.filter(answered_at__isnull=False).exists()
+
+
+def test_teacher_and_anonymous_cannot_take_quizzes(client, quiz):
+    assert client.get(q_url(quiz, 0)).status_code == 302
+    client.force_login(TeacherFactory())
+    assert client.get(reverse("quizzes:practice")).status_code == 403
+    assert client.post(q_url(quiz, 0, "answer"), {"choice": "a"}).status_code == 403
+
+
+def test_interrupted_quiz_resumes_at_first_open_question(client, learner, quiz):
+    client.force_login(learner)
+    for position in (0, 1):
+        right, _ = right_and_wrong(quiz.questions.get(position=position))
+        client.post(q_url(quiz, position, "answer"), {"choice": right})
+    response = client.get(reverse("quizzes:quiz", args=[quiz.pk]))
+    assert response["Location"] == q_url(quiz, 2)
+
+
+def test_finished_quiz_goes_to_summary(client, learner):
+    client.force_login(learner)
+    quiz = create_quiz(learner=learner, kinds=["trick"], seeds=[7])
+    right, _ = right_and_wrong(quiz.questions.get())
+    client.post(q_url(quiz, 0, "answer"), {"choice": right})
+    assert Quiz.objects.get(pk=quiz.pk).completed_at is not None
+    response = client.get(reverse("quizzes:quiz", args=[quiz.pk]))
+    assert response["Location"] == reverse("quizzes:summary", args=[quiz.pk])
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert "1 of 1 answers right" in client.get(response["Location"]).content.decode()
+
+
+def test_practice_with_chosen_skills_creates_quiz(client, learner):
+    client.force_login(learner)
+    response = client.post(
+        reverse("quizzes:practice"),
+        {"skills": ["stoeck", "target"], "count": 4, "rules": "ausmachregel"},
+    )
+    quiz = Quiz.objects.get(learner=learner)
+    assert response["Location"] == reverse("quizzes:quiz", args=[quiz.pk])
+    assert [q.kind for q in quiz.questions.order_by("position")] == ["stoeck", "target"] * 2
+    assert quiz.rules["target_order"] == ["stoeck", "weis", "tricks"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{"count": 0}, {"count": 999}, {"count": 3, "skills": ["nope"]}, {"count": 3, "rules": "x"}],
+)
+def test_practice_bad_input_is_a_form_error(client, learner, data):
+    client.force_login(learner)
+    response = client.post(reverse("quizzes:practice"), {"rules": "default", **data})
+    assert response.status_code == 200 and response.context["form"].errors
+    assert not Quiz.objects.exists()
+
+
+def test_site_chooses_weakest_skills_first(learner):
+    SkillState.objects.create(learner=learner, skill="stoeck", mastery=0.05, attempts=5)
+    for skill in ("weis_value", "who_writes", "ladder_step", "target", "trick"):
+        SkillState.objects.create(learner=learner, skill=skill, mastery=0.95, attempts=9)
+    assert suggested_skills(learner, 3)[0] == "stoeck"
+
+
+def test_mastery_rises_with_right_answers_and_falls_with_wrong():
+    up = mastery.update(0.5, True)
+    down = mastery.update(0.5, False)
+    assert down < 0.5 < up
+
+
+def test_practice_page_shows_mastery_per_skill(client, learner):
+    client.force_login(learner)
+    page = client.get(
+        reverse("quizzes:practice"), headers={"Accept-Language": "en"}
+    ).content.decode()
+    assert page.count('role="meter"') == len(KINDS)

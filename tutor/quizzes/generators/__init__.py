@@ -1,0 +1,359 @@
+"""Quiz question generators (issue 5): pure functions, seed in, question out.
+
+No Django import here: the generators use :mod:`rules_core` and the round
+builders of :mod:`tutor.quizzes.scenarios`. Templates are written from this page.
+
+API
+===
+- ``generate(kind, seed, rules=RuleSet()) -> Question``. Pure and deterministic:
+  the same ``(kind, seed, rules)`` gives the same question in any process (the
+  random stream is ``random.Random(f"{kind}:{seed}")``; nothing depends on
+  ``hash()``). ``rules`` is a ``RuleSet``, a preset name or ``RuleSet.to_dict()``
+  data; it is the caller's choice (a teacher's) and is never varied.
+  ``seed % n`` picks what the question aims at (the ladder step, the Stöck
+  reason, the deciding block, the hand type, the trick sub-type), so any run of
+  consecutive seeds covers every case evenly.
+- ``recompute(question) -> value``: the correct answer value, computed afresh
+  from ``question.inputs`` and ``question.rules`` with rules_core only (a
+  ``Question`` or its ``to_dict()`` data). A stored answer is right iff
+  ``question.answer_value == recompute(question)``.
+- ``KINDS``: the kind names in teaching order; ``REGISTRY``: name -> ``Kind``
+  (``name``, ``skill``: one line for a menu, ``build``, ``solve``, ``mistakes``);
+  ``get_kind(name)``; ``MISTAKES``: kind -> every mistake name its questions may
+  carry (the names are listed below; a feedback text per name is the site's job).
+- ``QuizError``: a ``rules_core.RulesError`` (so a ``ValueError``) for an unknown
+  kind (the message lists the kinds), a seed that is not an ``int``, or stored
+  data that is not a question.
+
+The Question
+============
+A frozen dataclass; every field is plain JSON data. ``q.to_dict()`` for a JSON
+field, ``Question.from_dict(data)`` to rebuild it (equal to the original; checks
+the shape and raises ``QuizError``). Helpers: ``q.value_of(key)``,
+``q.answer_value``, ``q.is_correct(key)``, ``q.mistake_of(key)``,
+``q.rule_set()``, ``q.public_dict()`` (without ``answer``, ``mistakes`` and
+``explanation``: what a page may hold before the learner answers).
+
+- ``kind``, ``seed``; ``rules``: ``RuleSet.to_dict()``.
+- ``inputs``: the situation, enough to recompute the answer (formats below).
+- ``prompt``: what a template needs to phrase the question (below). Every
+  kind has ``prompt["preset"]``: the rule set's preset name, or None for a
+  custom rule set.
+- ``choices``: 3 to 5 ``{"key": "a".."e", "value": ...}`` in display order. The
+  order is shuffled by the seed and keys are given after shuffling, so a key
+  never tells which choice is right. Values are distinct; exactly one equals
+  ``recompute(q)``.
+- ``answer``: the key of the correct choice. ``mistakes``: ``{key: mistake}`` for
+  every other choice: each wrong choice is the answer of a common mistake, named
+  below.
+- ``explanation``: the rules_core trace as dicts ``{"rule", "key", "values",
+  "decided"}``; the keys are documented in ``rules_core/trace.py``. The
+  generators add two keys of their own: ``choice.no_meld`` (``weis_value``) and
+  ``points.trick`` (``trick``/``points``), see below.
+- ``rules_tested``: rule IDs of RULES.md, in document order (``["R5.5"]``).
+
+Shared conventions: cards are codes (``"H7"``, ``"S10"``, ``"DJ"``), hands
+and card lists in deck order (suits D H S C, 6 up to A) unless they are play
+order; contracts are ``"D" "H" "S" "C" "obenabe" "undenufe"``; seats are 0-3
+in playing order from forehand, team = seat % 2 (R2.1); ``plays`` are
+``[seat, card]`` in the order played, seat 0 leading the first trick;
+``calls`` are ``[seat, after_play, prompted]`` (a Stöck call after
+``plays[after_play]``, ``prompted`` when a partner's reminder came first).
+Points in answers are written points (after the contract's factor, R4.5) except
+in ``weis_value``, where the announcement is a meld's value.
+
+Kinds
+=====
+
+``weis_value``: what does the player announce? (R5.1-R5.4; R5.3, R5.5 when they apply)
+-------------------------------------------------------------------------------------
+- inputs: ``{"hand": [9 cards], "contract": code}``
+- prompt: ``{"preset"}``
+- value: ``{"points": int}``: the value of the hand's best meld, before any
+  factor (announcements are values, R5.4); 0 when the hand has no meld.
+- ``seed % 6`` picks the hand: ``single_sequence``, ``several_melds`` (two or
+  three runs, or a run and a four of a kind), ``kreuzweis`` (a four of a kind
+  and a run sharing a card, R5.3), ``four_of_a_kind`` (9 10 J Q K A),
+  ``low_quads`` (four 6s/7s/8s: 100, or nothing with ``low_quads_score=False``),
+  ``no_meld`` (near misses only: a run with a gap or 10-Ober-King, three of a kind).
+- mistakes: ``sum_of_melds``, ``kreuzweis_four_of_a_kind_missed``,
+  ``kreuzweis_sequence_missed``, ``low_quads_counted`` (under W-EN rules),
+  ``low_quads_not_counted`` (under the default), ``gap_in_sequence``,
+  ``under_left_out_of_order`` (10-Ober-King read as a run, W-EN's slip),
+  ``three_of_a_kind_counted``, ``puur_and_nell_fours_swapped``,
+  ``every_four_of_a_kind_is_100``, ``four_cards_read_as_sequence`` (50),
+  ``run_counted_one_card_too_long``, ``run_counted_one_card_too_short``,
+  ``card_points_counted`` (the meld's card points), ``factor_applied_to_announcement``.
+- explanation: ``choice.meld`` per meld (best first) and the ``ladder.*`` steps
+  between the best and the runner-up (``explain_best_meld``); for a hand without
+  a meld one ``choice.no_meld`` entry (made here; rule R5.4; values ``hand``,
+  ``low_quads_score``).
+
+``who_writes``: which team writes Weis, and how much? (R5.4-R5.6, R4.5; R5.3)
+--------------------------------------------------------------------------------
+- inputs: ``{"hands": [4 x 9 cards by seat], "contract": code}`` (a full deal)
+- prompt: ``{"preset", "factor": int, "melds": [per seat: [[cards of a meld], ...]]}``;
+  ``melds`` lists every scoring meld of each seat, for highlighting in the hands
+  (a template may show or hide them).
+- value: ``{"team": 0 | 1 | None, "points": int}``: the writing team and all
+  its melds' points after the factor (``resolve_weis``'s ``team``, ``scored``).
+- ``seed % 6`` picks: ``small_melds_lose`` (the losing team's melds sum to more
+  than the winner's single better meld), ``partners_both_meld``, ``kreuzweis``
+  (in the writing team), ``undenufe`` (HIGH_CARD decides and the reversal
+  matters), ``factor`` (a contract with a factor > 1 when the rule set has one),
+  ``ladder_tie`` (TRUMP or SEAT decides).
+- mistakes: ``team_with_more_points_writes`` / ``losing_team_writes`` (the other
+  team and its melds), ``both_teams_added``, ``best_meld_only``,
+  ``partner_melds_forgotten`` (only the best meld's holder's melds),
+  ``announced_values_only`` (each partner's best meld only),
+  ``kreuzweis_counted_once``, ``undenufe_order_wrong``, ``factor_forgotten``,
+  ``wrong_team_at_tie``, ``tie_nobody_writes`` (``{"team": None, "points": 0}``).
+- explanation: ``weis.seat`` x4, ``weis.team_best`` x2, ``ladder.*`` (or
+  ``weis.only_team``), ``weis.writes``.
+
+``ladder_step``: which step decides, and who wins? (R5.5)
+----------------------------------------------------------
+- inputs: ``{"melds": [{"seat": int, "cards": [...]}, {"seat": int, "cards": [...]}],
+  "contract": code}``; two players of different teams, lower seat first.
+- prompt: ``{"preset"}``
+- value: ``{"step": "points" | "cards" | "high_card" | "trump" | "seat",
+  "winner": seat}`` (the seat of the winning meld).
+- ``seed % 5`` picks the step (20 % each). POINTS (often the loser has more
+  cards), CARDS (a five-card run against four of a kind of 100), HIGH_CARD
+  (natural order in trump contracts and Obenabe, reversed in Undenufe by
+  default; runs and fours of a kind; a trump run that loses at HIGH_CARD),
+  TRUMP, SEAT (Obenabe/Undenufe, or two runs outside the trump suit).
+- mistakes: ``wrong_winner``, ``later_step_named``, ``earlier_step_named``,
+  ``later_step_and_wrong_winner``, ``earlier_step_and_wrong_winner``,
+  ``deciding_step_skipped`` (the ladder walked on past the deciding step),
+  ``more_cards_win_first``, ``four_of_a_kind_beats_sequence``,
+  ``undenufe_order_wrong``, ``trump_before_high_card``, ``trump_step_forgotten``,
+  ``later_seat_wins``.
+- explanation: the ``ladder.*`` entries of ``compare_melds`` (side a = the first
+  meld of ``inputs["melds"]``).
+
+``stoeck``: scored, lost (why), still possible, or no Stöck at all? (R6.1-R6.5)
+---------------------------------------------------------------------------------
+- inputs: ``{"hands": [4 x 9 cards], "contract": code, "plays": [[seat, card], ...],
+  "calls": [[seat, after_play, prompted], ...]}``: a round excerpt (``plays``
+  may stop before the round ends).
+- prompt: ``{"preset", "pair": [king, ober] (the two cards at issue), "seat":
+  the seat in focus (the holder, or for a split pair the player of the second
+  card), "complete": bool (all 36 cards played)}``.
+- value: ``{"status": "none" | "pending" | "scored" | "lost", "reason":
+  StoeckReason value}``: ``none``/``no_trump_contract``,
+  ``none``/``not_held_by_one_player``, ``pending``/``second_card_not_played``,
+  ``pending``/``still_possible``, ``scored``/``valid``, ``lost``/``not_declared``,
+  ``lost``/``declared_at_first_card``, ``lost``/``too_late``, ``lost``/``prompted``.
+- ``seed % 9`` picks the reason (every reason about 11 %).
+- mistakes: ``late_call_counted``, ``prompted_call_counted``,
+  ``first_card_call_counted``, ``stoeck_counted_without_call``,
+  ``stoeck_in_no_trump_contract`` (Obenabe/Undenufe judged as if K+Q were Stöck),
+  ``split_pair_counted`` (K and Q of two partners judged as one Stöck),
+  ``split_pair_read_as_lost``, ``no_trump_read_as_lost``, ``deadline_misread``,
+  ``call_thought_still_open``, ``call_thought_too_late``,
+  ``call_belongs_to_first_card``, ``call_expected_at_first_card``,
+  ``prompt_read_as_late``, ``call_overlooked``, ``holder_overlooked``,
+  ``reason_confused``.
+- explanation: ``stoeck.contract``, ``stoeck.holder``, ``stoeck.cards_played``,
+  ``stoeck.call`` per call, ``stoeck.result``.
+
+``target``: which team wins, in which block, or nobody yet? (R7.1-R7.5)
+------------------------------------------------------------------------
+- inputs: ``{"hands", "contract", "plays" (all 36), "calls", "before": [team 0,
+  team 1], "target": int}``.
+- prompt: ``{"preset", "target", "before", "factor", "blocks": [{"weis",
+  "stoeck", "tricks"} for team 0, for team 1] (written points), "tricks":
+  [{"index": 0-8, "team", "points"} in the order won]}``; the counting order is
+  the rule set's ``target_order`` (``q.rules["target_order"]``).
+- value: ``{"team": 0 | 1 | None, "block": "weis" | "stoeck" | "tricks" | None}``.
+- ``seed % 4`` picks ``weis``, ``stoeck``, ``tricks`` or ``nobody``, under whatever
+  block order the rule set has; where possible the other team would reach the
+  target later in the round, and in ``nobody`` rounds the team that lost the
+  Weis would reach it by counting its melds.
+- mistakes: ``most_points_wins``, ``tricks_counted_first``, ``wrong_block_order``
+  (Weis and Stöck swapped), ``tricks_not_counted_in_order`` (each tricks block
+  counted at once, R7.4), ``target_must_be_exceeded`` (> instead of >=),
+  ``later_reacher_wins``, ``losing_team_weis_counted``, and as a last resort
+  ``team_or_block_confused`` (a team and a block it scored in).
+- explanation: ``target.start``, ``target.block`` / ``target.trick`` in counting
+  order, ``target.not_reached``.
+
+``trick``: trick play (``seed % 3`` picks the sub-type; ``inputs["sub"]`` =
+``prompt["sub"]``)
+------------------------------------------------------------------------------------
+``legal``: which cards may this player play? (R3.1-R3.5)
+
+- inputs: ``{"sub": "legal", "hand": [2-8 cards], "trick": [1-3 cards in play
+  order], "contract", "leader": seat}``
+- prompt: ``{"sub", "preset", "leader", "seat": the player to play}``
+- value: ``{"cards": [the legal cards, deck order]}``
+- mistakes: ``under_trump_allowed``, ``plain_order_for_trumps`` (Puur and Nell
+  ranked like a plain J and 9), ``puur_exception_forgotten``,
+  ``puur_exception_misapplied`` (Puur held with other trumps), ``puur_may_not_be_played``,
+  ``only_trumps_exception_forgotten`` (a hand of only trumps must over-trump),
+  ``only_trumps_exception_forgotten_and_plain_order``, ``trumping_needs_void``
+  (R3.2 forgotten),
+  ``must_trump_when_void``, ``trump_lead_need_not_be_followed``,
+  ``must_beat_the_trick``, ``any_card_allowed``.
+- explanation: one ``play.*`` verdict per card of the hand.
+
+``winner``: which card wins this trick? (R3.6)
+
+- inputs: ``{"sub": "winner", "trick": [4 cards in play order], "contract", "leader"}``
+- prompt: ``{"sub", "preset", "leader", "seats": [the seat of each card]}``
+- value: ``{"card": code}``
+- mistakes: ``plain_order_for_trumps``, ``trump_ignored``, ``highest_rank_wins``
+  (suits ignored), ``obenabe_undenufe_swapped``, ``first_trump_wins``.
+- explanation: ``trick.winner``.
+
+``points``: how many points is this trick worth? (R4.1-R4.5)
+
+- inputs: ``{"sub": "points", "trick": [4 cards], "contract", "leader", "index":
+  0-8 (8 = the last trick)}``
+- prompt: ``{"sub", "preset", "leader", "trick_number": 1-9, "last": bool, "factor"}``
+- value: ``{"points": int}`` = (card points + 5 on the last trick) x factor; the
+  match bonus is not part of one trick.
+- mistakes: ``last_trick_bonus_forgotten``, ``last_trick_bonus_added``,
+  ``factor_forgotten``, ``trump_values_as_plain``, ``plain_values_as_trump``,
+  ``obenabe_undenufe_values_swapped``, ``eights_not_counted``.
+- explanation: ``points.card`` per card, then ``points.trick`` (made here; rule
+  R4.4, or R4.5 with a factor; values ``cards``, ``card_points``,
+  ``last_trick_bonus``, ``factor``, ``points``).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from rules_core import DEFAULT_RULES, RulesError, RuleSet
+
+from .base import (
+    MAX_CHOICES,
+    MIN_CHOICES,
+    Kind,
+    Question,
+    QuizError,
+    Retry,
+    assemble_choices,
+    plain,
+)
+from .stoeck import STOECK
+from .target import TARGET
+from .trick import TRICK
+from .weis import LADDER_STEP, WEIS_VALUE, WHO_WRITES
+
+__all__ = [
+    "KINDS",
+    "MISTAKES",
+    "MAX_CHOICES",
+    "MIN_CHOICES",
+    "REGISTRY",
+    "Kind",
+    "Question",
+    "QuizError",
+    "generate",
+    "get_kind",
+    "recompute",
+]
+
+REGISTRY: dict[str, Kind] = {
+    k.name: k for k in (WEIS_VALUE, WHO_WRITES, LADDER_STEP, STOECK, TARGET, TRICK)
+}
+"""The question kinds by name, in teaching order."""
+
+KINDS: tuple[str, ...] = tuple(REGISTRY)
+"""The names of the question kinds, in teaching order."""
+
+MISTAKES: dict[str, tuple[str, ...]] = {name: kind.mistakes for name, kind in REGISTRY.items()}
+"""Every mistake name each kind's questions may carry (for feedback texts)."""
+
+MAX_ATTEMPTS = 500
+
+
+def _rule_key(rule: str) -> tuple[Any, ...]:
+    """``"R6.4a"`` -> ``(6, 4, "a")``: rule IDs in document order."""
+    return tuple(int(p) if p.isdigit() else p for p in re.findall(r"\d+|[a-z]+", rule))
+
+
+def get_kind(kind: str) -> Kind:
+    """The registry entry of ``kind``; :class:`QuizError` for an unknown kind."""
+    if not isinstance(kind, str) or kind not in REGISTRY:
+        raise QuizError(f"unknown question kind {kind!r}; choose one of: {', '.join(KINDS)}")
+    return REGISTRY[kind]
+
+
+def _rule_set(rules: Any) -> RuleSet:
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, str):
+        return RuleSet.preset(rules)
+    if isinstance(rules, Mapping):
+        return RuleSet.from_dict(rules)
+    raise QuizError(
+        "rules must be a RuleSet, a preset name or RuleSet.to_dict() data, "
+        f"got {type(rules).__name__}"
+    )
+
+
+def generate(
+    kind: str, seed: int, rules: RuleSet | str | Mapping[str, Any] = DEFAULT_RULES
+) -> Question:
+    """The question of ``kind`` for ``seed`` under ``rules``: pure and deterministic.
+
+    The same ``(kind, seed, rules)`` always gives the same question, in any
+    process (the random stream is ``random.Random(f"{kind}:{seed}")``; nothing
+    depends on ``hash()``). ``rules`` is a :class:`RuleSet`, a preset name or
+    ``RuleSet.to_dict()`` data. Raises :class:`QuizError` (a ``RulesError``, so a
+    ``ValueError``) for an unknown kind or a seed that is not a whole number.
+    """
+    spec = get_kind(kind)
+    if type(seed) is not int:
+        raise QuizError(f"seed must be a whole number, got {seed!r}")
+    rule_set = _rule_set(rules)
+    rng = random.Random(f"{kind}:{seed}")
+    for _attempt in range(MAX_ATTEMPTS):
+        try:
+            draft = spec.build(rng, seed, rule_set)
+            choices, answer, mistakes = assemble_choices(rng, draft.answer, draft.distractors)
+        except Retry:
+            continue
+        break
+    else:  # pragma: no cover - every builder succeeds long before this
+        raise QuizError(f"could not build a {kind} question for seed {seed}")
+    return Question(
+        kind=kind,
+        seed=seed,
+        rules=rule_set.to_dict(),
+        inputs=plain(draft.inputs),
+        prompt=plain(draft.prompt),
+        choices=choices,
+        answer=answer,
+        mistakes=mistakes,
+        explanation=plain(draft.explanation),
+        rules_tested=sorted(set(draft.rules_tested), key=_rule_key),
+    )
+
+
+def recompute(question: Question | Mapping[str, Any]) -> Any:
+    """The correct answer value of a (stored) question, computed afresh from its
+    ``inputs`` and ``rules`` with rules_core only, never from its stored answer.
+
+    Raises :class:`QuizError` when the inputs cannot be read, and rules_core's
+    :class:`RulesError` when they break a rule.
+    """
+    if not isinstance(question, Question):
+        question = Question.from_dict(question)
+    spec = get_kind(question.kind)
+    rules = RuleSet.from_dict(question.rules)
+    try:
+        return plain(spec.solve(question.inputs, rules).value)
+    except RulesError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError) as err:
+        raise QuizError(
+            f"cannot read the inputs of this {question.kind} question: {err!r}"
+        ) from None

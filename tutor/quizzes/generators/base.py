@@ -1,0 +1,263 @@
+"""The parts every question kind shares: the :class:`Question` value, errors,
+the kind registry record, and how choices are drawn up (internal to the package;
+the public names are re-exported by :mod:`tutor.quizzes.generators`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from rules_core import RulesError, RuleSet
+from rules_core.trace import TraceEntry
+
+__all__ = [
+    "KEYS",
+    "MAX_CHOICES",
+    "MIN_CHOICES",
+    "Draft",
+    "Kind",
+    "Question",
+    "QuizError",
+    "Retry",
+    "Solved",
+    "assemble_choices",
+    "canon",
+    "plain",
+    "trace_dicts",
+]
+
+KEYS = ("a", "b", "c", "d", "e")
+MIN_CHOICES = 3
+MAX_CHOICES = 5
+
+
+class QuizError(RulesError):
+    """Bad input for the quiz generators: an unknown kind, a seed that is not a
+    whole number, a stored question that cannot be read. A :class:`RulesError`,
+    hence a ``ValueError``."""
+
+
+class Retry(Exception):  # noqa: N818 - a control-flow signal, not an error for callers
+    """Raised inside a builder when a drawn situation does not fit; the generator
+    draws again from the same (seeded) random stream, so it stays deterministic."""
+
+
+def plain(value: Any) -> Any:
+    """``value`` as JSON data: lists for tuples, string keys, objects via ``to_dict``."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    to_dict = getattr(value, "to_dict", None)
+    if to_dict is not None:
+        return plain(to_dict())
+    return str(value)
+
+
+def canon(value: Any) -> str:
+    """A canonical text of a choice value, to compare values for equality."""
+    return json.dumps(plain(value), sort_keys=True, separators=(",", ":"))
+
+
+def trace_dicts(trace: Any) -> list[dict[str, Any]]:
+    """A rules_core trace (tuple of TraceEntry, or already dicts) as plain dicts."""
+    return [e.to_dict() if isinstance(e, TraceEntry) else plain(e) for e in trace]
+
+
+@dataclass(frozen=True)
+class Question:
+    """One generated question; every field is plain JSON data.
+
+    ``kind``, ``seed``: what it was generated from; ``rules``: ``RuleSet.to_dict()``;
+    ``inputs``: the situation, enough to recompute the answer with rules_core
+    (see :func:`tutor.quizzes.generators.recompute`); ``prompt``: what a template
+    needs to phrase the question; ``choices``: ``[{"key": "a", "value": ...}, ...]``
+    in their display order; ``answer``: the key of the one correct choice;
+    ``mistakes``: ``{key: mistake_name}`` for every other choice; ``explanation``:
+    the rules_core trace as plain dicts; ``rules_tested``: rule IDs.
+
+    Build one with :func:`~tutor.quizzes.generators.generate`; store
+    :meth:`to_dict` and read it back with :meth:`from_dict`. Not hashable (its
+    fields are lists and dicts); compares by value.
+    """
+
+    kind: str
+    seed: int
+    rules: dict[str, Any]
+    inputs: dict[str, Any]
+    prompt: dict[str, Any]
+    choices: list[dict[str, Any]]
+    answer: str
+    mistakes: dict[str, str]
+    explanation: list[dict[str, Any]]
+    rules_tested: list[str]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_dict(self) -> dict[str, Any]:
+        """All fields as a new plain dict (safe to store in a JSON field)."""
+        return json.loads(json.dumps({f.name: getattr(self, f.name) for f in fields(self)}))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Question:
+        """Rebuild a question from :meth:`to_dict` data; checks its shape.
+
+        Raises :class:`QuizError` when a field is missing or unknown, or the
+        choices, answer and mistakes do not fit together.
+        """
+        if not isinstance(data, Mapping):
+            raise QuizError(f"a stored question must be a mapping, got {type(data).__name__}")
+        names = [f.name for f in fields(cls)]
+        missing = [n for n in names if n not in data]
+        unknown = [str(k) for k in data if k not in names]
+        if missing or unknown:
+            raise QuizError(
+                "cannot read the stored question: "
+                + "; ".join(
+                    part
+                    for part in (
+                        f"missing field(s) {', '.join(missing)}" if missing else "",
+                        f"unknown field(s) {', '.join(unknown)}" if unknown else "",
+                    )
+                    if part
+                )
+            )
+        try:
+            copied = json.loads(json.dumps({n: data[n] for n in names}))
+        except (TypeError, ValueError) as err:
+            raise QuizError(f"a stored question must be JSON data: {err}") from None
+        question = cls(**copied)
+        question.check()
+        return question
+
+    def check(self) -> None:
+        """Raise :class:`QuizError` unless the choices, answer and mistakes fit."""
+        if type(self.seed) is not int:
+            raise QuizError(f"seed must be a whole number, got {self.seed!r}")
+        keys = [c.get("key") for c in self.choices if isinstance(c, dict)]
+        if len(keys) != len(self.choices) or keys != list(KEYS[: len(keys)]):
+            raise QuizError(f"choices must be keyed a, b, c ... in order, got {keys}")
+        if not MIN_CHOICES <= len(keys) <= MAX_CHOICES:
+            raise QuizError(
+                f"a question has {MIN_CHOICES} to {MAX_CHOICES} choices, got {len(keys)}"
+            )
+        if self.answer not in keys:
+            raise QuizError(f"the answer {self.answer!r} is not one of the choice keys {keys}")
+        if sorted(self.mistakes) != sorted(k for k in keys if k != self.answer):
+            raise QuizError("every choice but the answer must name its mistake")
+        if len({canon(c.get("value")) for c in self.choices}) != len(keys):
+            raise QuizError("two choices have the same value")
+
+    # -- reading a question ---------------------------------------------------------
+
+    def value_of(self, key: str) -> Any:
+        """The value of the choice ``key``; :class:`QuizError` for an unknown key."""
+        for choice in self.choices:
+            if choice["key"] == key:
+                return choice["value"]
+        raise QuizError(
+            f"no choice {key!r}; choose one of {', '.join(c['key'] for c in self.choices)}"
+        )
+
+    @property
+    def answer_value(self) -> Any:
+        """The value of the correct choice."""
+        return self.value_of(self.answer)
+
+    def is_correct(self, key: str) -> bool:
+        """True iff ``key`` is the correct choice (unknown keys are simply wrong)."""
+        return key == self.answer
+
+    def mistake_of(self, key: str) -> str | None:
+        """The mistake a wrong choice stands for; None for the answer or an unknown key."""
+        return self.mistakes.get(key)
+
+    def rule_set(self) -> RuleSet:
+        """The :class:`RuleSet` the question was generated with."""
+        return RuleSet.from_dict(self.rules)
+
+    def public_dict(self) -> dict[str, Any]:
+        """What a page may show before the learner answers: no answer, no mistakes,
+        no explanation."""
+        data = self.to_dict()
+        for name in ("answer", "mistakes", "explanation"):
+            del data[name]
+        return data
+
+
+@dataclass(frozen=True)
+class Solved:
+    """What :func:`solve` of a kind computes from the inputs: the answer value and
+    the rules_core trace explaining it."""
+
+    value: Any
+    explanation: list[dict[str, Any]]
+
+
+@dataclass
+class Draft:
+    """A built question before its choices are shuffled and keyed."""
+
+    inputs: dict[str, Any]
+    prompt: dict[str, Any]
+    answer: Any
+    distractors: list[tuple[Any, str]]
+    explanation: list[dict[str, Any]]
+    rules_tested: list[str]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A question kind of the registry.
+
+    ``build(rng, seed, rules) -> Draft``; ``solve(inputs, rules) -> Solved`` (rules_core
+    only: the stored answer and the recomputed one both come from it); ``mistakes``:
+    every mistake name its questions may carry.
+    """
+
+    name: str
+    skill: str
+    build: Callable[[random.Random, int, RuleSet], Draft]
+    solve: Callable[[Mapping[str, Any], RuleSet], Solved]
+    mistakes: tuple[str, ...] = ()
+
+
+def assemble_choices(
+    rng: random.Random, answer: Any, distractors: list[tuple[Any, str]]
+) -> tuple[list[dict[str, Any]], str, dict[str, str]]:
+    """Choices from the answer and the mistakes' answers, in priority order.
+
+    A distractor equal to the answer or to an earlier distractor is dropped; at
+    most four are kept. Fewer than two raises :class:`Retry`. The order is
+    shuffled with ``rng`` and keys are given after shuffling.
+    """
+    seen = {canon(answer)}
+    picked: list[tuple[Any, str | None]] = []
+    for value, mistake in distractors:
+        text = canon(value)
+        if text in seen:
+            continue
+        seen.add(text)
+        picked.append((plain(value), mistake))
+        if len(picked) == MAX_CHOICES - 1:
+            break
+    if len(picked) < MIN_CHOICES - 1:
+        raise Retry("not enough distinct mistakes")
+    entries: list[tuple[Any, str | None]] = [(plain(answer), None), *picked]
+    rng.shuffle(entries)
+    choices = []
+    mistakes: dict[str, str] = {}
+    answer_key = ""
+    for key, (value, mistake) in zip(KEYS, entries, strict=False):
+        choices.append({"key": key, "value": value})
+        if mistake is None:
+            answer_key = key
+        else:
+            mistakes[key] = mistake
+    return choices, answer_key, mistakes

@@ -1,0 +1,189 @@
+"""Target questions: ``target`` (R7.1-R7.5). Formats: see :mod:`tutor.quizzes.generators`.
+
+Rounds come from :func:`tutor.quizzes.scenarios.target_scenario` (a chosen block
+decides) and :func:`~tutor.quizzes.scenarios.near_miss_scenario` (nobody yet).
+The block order is the caller's rule set's; every block is covered under any order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules_core import RoundScore, RuleSet, resolve_target, score_round
+
+from ..scenarios import ScenarioError, TargetScenario, near_miss_scenario, target_scenario
+from .base import Draft, Kind, Retry, Solved, trace_dicts
+
+DECIDES = ("weis", "stoeck", "tricks", "nobody")
+
+Event = tuple[int, int, str]  # team, points, block
+
+
+def solve_target(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
+    score = score_round(
+        inputs["hands"],
+        inputs["contract"],
+        [tuple(p) for p in inputs["plays"]],
+        [tuple(c) for c in inputs["calls"]],
+        rules,
+    )
+    result = resolve_target(tuple(inputs["before"]), score, inputs["target"], rules)
+    return Solved({"team": result.team, "block": result.block}, trace_dicts(result.trace))
+
+
+def _events(score: RoundScore, order: Sequence[str], *, whole_tricks: bool = False) -> list[Event]:
+    """The round's points in counting order (own walk, for the mistakes' answers);
+    ``whole_tricks`` counts each team's tricks block at once, team 0 first."""
+    events: list[Event] = []
+    for block in order:
+        if block == "tricks" and not whole_tricks:
+            events.extend((t.team, t.points, "tricks") for t in score.tricks)
+        else:
+            events.extend((team, score.blocks[team][block], block) for team in (0, 1))
+    return events
+
+
+def _race(
+    before: Sequence[int], target: int, events: Sequence[Event]
+) -> tuple[int | None, str | None]:
+    totals = list(before)
+    for team, points, block in events:
+        totals[team] += points
+        if points and totals[team] >= target:
+            return team, block
+    return None, None
+
+
+def _own_block(
+    before: Sequence[int], target: int, events: Sequence[Event], team: int
+) -> str | None:
+    """The block in which ``team`` reaches the target counting its own points only."""
+    return _race(before, target, [e for e in events if e[0] == team])[1]
+
+
+# the mistakes' order of preference, by what decides (the most telling first)
+_PRIORITY = {
+    "weis": (
+        "wrong_block_order",
+        "tricks_counted_first",
+        "most_points_wins",
+        "target_must_be_exceeded",
+        "later_reacher_wins",
+        "losing_team_weis_counted",
+        "tricks_not_counted_in_order",
+    ),
+    "tricks": (
+        "tricks_not_counted_in_order",
+        "most_points_wins",
+        "later_reacher_wins",
+        "target_must_be_exceeded",
+        "tricks_counted_first",
+        "losing_team_weis_counted",
+        "wrong_block_order",
+    ),
+    "nobody": ("losing_team_weis_counted", "most_points_wins"),
+}
+_PRIORITY["stoeck"] = _PRIORITY["weis"]
+
+
+def _scenario(rng: random.Random, decides: str, rules: RuleSet) -> TargetScenario:
+    sub_seed = rng.randrange(1 << 30)
+    try:
+        if decides == "nobody":
+            return near_miss_scenario(sub_seed, rules)
+        return target_scenario(decides, sub_seed, rules)
+    except ScenarioError as err:
+        raise Retry(str(err)) from None
+
+
+def build_target(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
+    decides = DECIDES[seed % len(DECIDES)]
+    scenario = _scenario(rng, decides, rules)
+    played, score = scenario.round, scenario.score
+    before, target = scenario.before, scenario.target
+    inputs = {
+        "hands": [[c.code for c in hand] for hand in played.hands],
+        "contract": played.contract.code,
+        "plays": [[seat, c.code] for seat, c in played.plays],
+        "calls": [[c.seat, c.after_play, c.prompted] for c in played.calls],
+        "before": list(before),
+        "target": target,
+    }
+    solved = solve_target(inputs, rules)
+    if solved.value["block"] != (None if decides == "nobody" else decides):
+        raise Retry("another block decides")
+    order = tuple(rules.target_order)
+    events = _events(score, order)
+    totals = score.totals
+    final = (before[0] + totals[0], before[1] + totals[1])
+
+    def v(team: int | None, block: str | None) -> dict[str, Any]:
+        return {"team": team, "block": block}
+
+    found: dict[str, Any] = {}
+    weis = score.weis
+    if weis.team is not None:
+        loser = 1 - weis.team
+        lost = sum(m.points for s in (loser, loser + 2) for m in weis.melds[s]) * score.factor
+        if lost:
+            extra = []
+            for team, points, block in events:
+                extra.append((team, points, block))
+                if block == "weis" and team == 1:
+                    extra.append((loser, lost, "weis"))
+            found["losing_team_weis_counted"] = v(*_race(before, target, extra))
+    if final[0] != final[1]:
+        leader = 0 if final[0] > final[1] else 1
+        block = _own_block(before, target, events, leader) or "tricks"
+        found["most_points_wins"] = v(leader, block)
+    if decides != "nobody":
+        first = ("tricks",) + tuple(b for b in order if b != "tricks")
+        found["tricks_counted_first"] = v(*_race(before, target, _events(score, first)))
+        swapped = tuple({"weis": "stoeck", "stoeck": "weis"}.get(b, b) for b in order)
+        found["wrong_block_order"] = v(*_race(before, target, _events(score, swapped)))
+        found["target_must_be_exceeded"] = v(*_race(before, target + 1, events))
+        whole = _events(score, order, whole_tricks=True)
+        found["tricks_not_counted_in_order"] = v(*_race(before, target, whole))
+        team = solved.value["team"]
+        other_block = _own_block(before, target, events, 1 - team)
+        if other_block is not None:
+            found["later_reacher_wins"] = v(1 - team, other_block)
+    distractors = [(found[tag], tag) for tag in _PRIORITY[decides] if tag in found]
+    # fallbacks: a team and a block it scored in
+    for team in (0, 1):
+        for block in order:
+            if score.blocks[team][block]:
+                distractors.append((v(team, block), "team_or_block_confused"))
+    rules_tested = ["R7.2", "R7.3"]
+    if decides == "tricks":
+        rules_tested.append("R7.4")
+    if decides == "nobody":
+        rules_tested.append("R7.5")
+    return Draft(
+        inputs=inputs,
+        prompt={
+            "preset": rules.preset_name(),
+            "target": target,
+            "before": list(before),
+            "factor": score.factor,
+            "blocks": [dict(b) for b in score.blocks],
+            "tricks": [
+                {"index": t.index, "team": t.team, "points": t.points} for t in score.tricks
+            ],
+        },
+        answer=solved.value,
+        distractors=distractors,
+        explanation=solved.explanation,
+        rules_tested=rules_tested,
+    )
+
+
+TARGET = Kind(
+    "target",
+    "Which team reaches the target in a round, in which block, or nobody yet (R7.1-R7.5).",
+    build_target,
+    solve_target,
+    tuple(dict.fromkeys(_PRIORITY["weis"] + _PRIORITY["tricks"] + ("team_or_block_confused",))),
+)

@@ -1,0 +1,109 @@
+"""Quizzes a learner takes, the questions in them, and mastery per skill.
+
+A question is stored whole (``question`` JSON: inputs, choices, the correct key and
+the explanation) so it can be judged and explained later without regenerating it;
+templates only ever receive the parts a learner may see before answering.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Skill(models.TextChoices):
+    WEIS_VALUE = "weis_value", _("Weis value of a hand")
+    WHO_WRITES = "who_writes", _("Who writes Weis")
+    LADDER_STEP = "ladder_step", _("Which ladder step decides")
+    STOECK = "stoeck", _("Is Stöck valid")
+    TARGET = "target", _("Who wins at the target")
+    TRICK = "trick", _("Trick play")
+
+
+class Quiz(models.Model):
+    class Source(models.TextChoices):
+        PRACTICE = "practice", _("Practice")
+        ASSIGNMENT = "assignment", _("Assignment")
+
+    learner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quizzes"
+    )
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.PRACTICE)
+    assignment = models.ForeignKey(
+        "classroom.Assignment",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="attempts",
+    )
+    attempt = models.PositiveSmallIntegerField(default=1)
+    rules = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    late = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["assignment", "learner", "attempt"],
+                condition=models.Q(assignment__isnull=False),
+                name="unique_assignment_attempt",
+            )
+        ]
+        verbose_name = _("quiz")
+        verbose_name_plural = _("quizzes")
+
+    def __str__(self) -> str:
+        return f"Quiz {self.pk} of {self.learner}"
+
+
+class QuizQuestion(models.Model):
+    quiz = models.ForeignKey(Quiz, on_delete=models.CASCADE, related_name="questions")
+    position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16, choices=Skill.choices)
+    seed = models.BigIntegerField()
+    question = models.JSONField()
+    shown_at = models.DateTimeField(null=True, blank=True)
+    answered_choice = models.CharField(max_length=8, blank=True, default="")
+    correct = models.BooleanField(null=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["quiz", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["quiz", "position"], name="unique_quiz_position")
+        ]
+        indexes = [models.Index(fields=["kind", "answered_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.quiz} #{self.position + 1} ({self.kind})"
+
+    @property
+    def answered(self) -> bool:
+        return self.answered_at is not None
+
+
+class SkillState(models.Model):
+    """What the site believes about one learner and one skill (see mastery.py)."""
+
+    learner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="skill_states"
+    )
+    skill = models.CharField(max_length=16, choices=Skill.choices)
+    mastery = models.FloatField()
+    attempts = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    streak = models.PositiveIntegerField(default=0)
+    last_answered_at = models.DateTimeField(null=True, blank=True)
+    due_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["learner", "skill"], name="unique_learner_skill")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.learner}: {self.skill} {self.mastery:.2f}"

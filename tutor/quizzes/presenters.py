@@ -1,0 +1,298 @@
+"""What a quiz page shows of a stored question.
+
+:func:`present` returns a :class:`QuestionView`. Before the learner answers
+(``reveal=False``) it carries only the situation and the choices; nothing in it
+depends on the stored answer, its mistakes or its explanation, so no page, attribute
+or response can leak them (a test renders a question with its answer swapped and
+compares the HTML). After answering it adds the verdict and a fresh explanation:
+rules_core recomputes the result from the question's inputs, and the same partials
+as the lessons draw it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from rules_core import (
+    Card,
+    Contract,
+    Meld,
+    RuleSet,
+    Step,
+    StoeckCall,
+    check_stoeck,
+    compare_melds,
+    explain_best_meld,
+    explain_card_points,
+    explain_legal_cards,
+    explain_trick_winner,
+    parse_cards,
+    resolve_target,
+    resolve_weis,
+    score_round,
+)
+from tutor.core import explain as ex
+from tutor.lessons.models import Lesson
+
+from .mistakes import mistake_text
+from .models import QuizQuestion, Skill
+
+
+@dataclass
+class QuestionView:
+    kind: str
+    skill_label: str
+    preset: str
+    contract: Contract | None
+    body: dict[str, Any]
+    choices: list[dict[str, Any]]
+    revealed: bool = False
+    chosen: str = ""
+    answer: str = ""
+    correct: bool | None = None
+    mistake: str = ""
+    solution: dict[str, Any] = field(default_factory=dict)
+    lessons: list[tuple[str, str]] = field(default_factory=list)
+
+
+STEP_LABELS = {
+    "points": lambda: _("step 1, points"),
+    "cards": lambda: _("step 2, number of cards"),
+    "high_card": lambda: _("step 3, highest card"),
+    "trump": lambda: _("step 4, trump suit"),
+    "seat": lambda: _("step 5, who announced first"),
+}
+
+STOECK_CHOICES = {
+    "valid": lambda: _("Valid: the Stöck count"),
+    "not_declared": lambda: _("Lost: not announced in time"),
+    "declared_at_first_card": lambda: _("Lost: announced with the first card only"),
+    "too_late": lambda: _("Lost: announced too late"),
+    "prompted": lambda: _("Lost: announced only after the partner's reminder"),
+    "still_possible": lambda: _("Still possible: the holder may still announce"),
+    "second_card_not_played": lambda: _("Still possible: the second card is not played yet"),
+    "no_trump_contract": lambda: _("No Stöck: there is no trump"),
+    "not_held_by_one_player": lambda: _("No Stöck: no player holds both cards"),
+}
+
+
+def _cards(codes: list[str]) -> tuple[Card, ...]:
+    return parse_cards(" ".join(codes)) if codes else ()
+
+
+def choice_label(kind: str, value: dict[str, Any], prompt: dict[str, Any], deck: str) -> dict:
+    """A choice as text (and cards where the answer is cards)."""
+    cards: tuple[Card, ...] = ()
+    if kind in ("weis_value",) or (kind == "trick" and "points" in value):
+        points = value["points"]
+        text = _("%(n)s points") % {"n": points} if points else _("No Weis (0)")
+        if kind == "trick":
+            text = _("%(n)s points") % {"n": points}
+    elif kind == "who_writes":
+        if value["team"] is None:
+            text = _("Nobody writes Weis")
+        else:
+            text = _("%(team)s writes %(points)s") % {
+                "team": ex.team_short(value["team"]),
+                "points": value["points"],
+            }
+    elif kind == "ladder_step":
+        text = _("%(step)s decides; %(player)s wins") % {
+            "step": STEP_LABELS[value["step"]](),
+            "player": ex.seat_label(value["winner"]),
+        }
+    elif kind == "stoeck":
+        text = STOECK_CHOICES[value["reason"]]()
+    elif kind == "target":
+        if value["team"] is None:
+            text = _("Nobody yet: play goes on")
+        else:
+            text = _("%(team)s wins, in the %(block)s block") % {
+                "team": ex.team_short(value["team"]),
+                "block": ex.block_label(value["block"]),
+            }
+    elif "card" in value:
+        cards = _cards([value["card"]])
+        text = ex.card_label(value["card"], deck)
+    elif "cards" in value:
+        cards = _cards(value["cards"])
+        text = ", ".join(ex.card_label(c, deck) for c in value["cards"]) or _("no card")
+    else:  # pragma: no cover - every kind is handled above
+        text = str(value)
+    return {"text": text, "cards": cards}
+
+
+def _body(kind: str, inputs: dict[str, Any], prompt: dict[str, Any]) -> dict[str, Any]:
+    """The situation a question describes, as objects the templates draw."""
+    if kind == "weis_value":
+        return {"hand": _cards(inputs["hand"])}
+    if kind == "who_writes":
+        return {"hands": [_cards(h) for h in inputs["hands"]], "factor": prompt.get("factor", 1)}
+    if kind == "ladder_step":
+        return {
+            "melds": [
+                {"seat": m["seat"], "meld": Meld.of(_cards(m["cards"]))} for m in inputs["melds"]
+            ]
+        }
+    if kind == "stoeck":
+        return {
+            "timeline": _timeline(inputs, prompt),
+            "holder": prompt.get("seat"),
+            "complete": prompt.get("complete", len(inputs["plays"]) == 36),
+        }
+    if kind == "target":
+        return {
+            "before": prompt["before"],
+            "target": prompt["target"],
+            "blocks": prompt["blocks"],
+            "tricks": prompt.get("tricks", []),
+        }
+    if kind == "trick":
+        sub = inputs["sub"]
+        trick = _cards(inputs.get("trick", []))
+        leader = inputs.get("leader", 0)
+        return {
+            "sub": sub,
+            "hand": _cards(inputs.get("hand", [])),
+            "trick": [((leader + i) % 4, card) for i, card in enumerate(trick)],
+            "seat": prompt.get("seat"),
+            "trick_number": prompt.get("trick_number"),
+            "last": prompt.get("last", False),
+        }
+    raise ValueError(f"unknown kind {kind}")
+
+
+def _timeline(inputs: dict[str, Any], prompt: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    pair = set(prompt.get("pair", []))
+    plays = inputs["plays"]
+    marked = {i for i, (_seat, code) in enumerate(plays) if code in pair}
+    return ex.stoeck_timeline(plays, inputs.get("calls", []), marked)
+
+
+def _solution(kind: str, inputs: dict[str, Any], rules: RuleSet, deck: str) -> dict[str, Any]:
+    """The result, recomputed by rules_core from the inputs, for the explanation."""
+    contract = Contract.parse(inputs["contract"])
+    if kind == "weis_value":
+        choice = explain_best_meld(_cards(inputs["hand"]), contract, rules)
+        return {"choice": choice, "marked": choice.best.cards if choice.best else ()}
+    if kind == "who_writes":
+        hands = [_cards(h) for h in inputs["hands"]]
+        return {"result": resolve_weis(hands, contract, rules), "hands": hands}
+    if kind == "ladder_step":
+        a, b = inputs["melds"]
+        comparison = compare_melds(
+            Meld.of(_cards(a["cards"])),
+            a["seat"],
+            Meld.of(_cards(b["cards"])),
+            b["seat"],
+            contract,
+            rules,
+        )
+        return {"comparison": comparison}
+    hands = [_cards(h) for h in inputs.get("hands", [])]
+    plays = [(seat, code) for seat, code in inputs.get("plays", [])]
+    calls = [StoeckCall(seat, after, prompted) for seat, after, prompted in inputs.get("calls", [])]
+    if kind == "stoeck":
+        return {"stoeck": check_stoeck(hands, contract, plays, calls, rules)}
+    if kind == "target":
+        score = score_round(hands, contract, plays, calls, rules)
+        return {"result": resolve_target(inputs["before"], score, inputs["target"], rules)}
+    if kind == "trick":
+        sub = inputs["sub"]
+        trick = _cards(inputs.get("trick", []))
+        if sub == "legal":
+            legal = explain_legal_cards(_cards(inputs["hand"]), trick, contract)
+            return {"legal": legal, "verdicts": [_play_sentence(e, deck) for e in legal.verdicts]}
+        if sub == "winner":
+            return {"winner": explain_trick_winner(trick, contract)}
+        entries = [explain_card_points(card, contract) for card in trick]
+        card_sum = sum(e["points"] for e in entries)
+        last = 5 if inputs.get("index") == 8 else 0
+        factor = rules.factor(contract)
+        return {
+            "points": entries,
+            "card_sum": card_sum,
+            "last_bonus": last,
+            "factor": factor,
+            "total": (card_sum + last) * factor,
+        }
+    raise ValueError(f"unknown kind {kind}")
+
+
+def _play_sentence(entry: Any, deck: str) -> dict[str, Any]:
+    v = entry.values
+    names = {
+        "card": ex.card_label(v["card"], deck),
+        "led": ex.suit_label(v.get("led"), deck),
+        "high": ex.card_label(v["highest_trump"], deck) if v.get("highest_trump") else "",
+    }
+    sentences = {
+        "play.lead": _("%(card)s: the leader may lead any card."),
+        "play.follows_suit": _("%(card)s follows the led suit (%(led)s)."),
+        "play.must_follow_suit": _(
+            "%(card)s: the player holds %(led)s and must follow suit (or trump)."
+        ),
+        "play.trump_allowed": _("%(card)s is a trump; trumping is always allowed."),
+        "play.over_trump": _("%(card)s is a trump higher than %(high)s: allowed."),
+        "play.under_trump": _(
+            "%(card)s is a trump lower than %(high)s: under-trumping is not allowed."
+        ),
+        "play.only_trumps": _(
+            "%(card)s would under-trump, but the hand holds only trumps: allowed."
+        ),
+        "play.cannot_follow": _("%(card)s: the player cannot follow %(led)s, so any card goes."),
+        "play.follows_trump": _("%(card)s follows the trump lead."),
+        "play.must_play_trump": _(
+            "%(card)s: trump was led and the player holds another trump, which must be played."
+        ),
+        "play.puur_exception": _(
+            "%(card)s: the only trump in hand is the Puur, which need not be played."
+        ),
+    }
+    text = sentences.get(entry.key, entry.key) % names
+    return {"text": text, "legal": v["legal"], "rule": entry.rule, "card": Card.parse(v["card"])}
+
+
+def lessons_for(rule_ids: list[str]) -> list[tuple[str, str]]:
+    """(rule, lesson URL) for every tested rule that a lesson teaches."""
+    lessons = list(Lesson.objects.only("slug", "rules"))
+    links = []
+    for rule in rule_ids:
+        lesson = next((les for les in lessons if rule in les.rules), None)
+        if lesson is not None:
+            links.append((rule, reverse("lessons:detail", args=[lesson.slug])))
+    return links
+
+
+def present(question: QuizQuestion, *, reveal: bool, deck: str = "swiss") -> QuestionView:
+    data = question.question
+    inputs, prompt = data["inputs"], data["prompt"]
+    view = QuestionView(
+        kind=question.kind,
+        skill_label=str(Skill(question.kind).label),
+        preset=RuleSet.from_dict(data["rules"]).preset_name() or "custom",
+        contract=Contract.parse(inputs["contract"]) if "contract" in inputs else None,
+        body=_body(question.kind, inputs, prompt),
+        choices=[
+            {"key": c["key"], **choice_label(question.kind, c["value"], prompt, deck)}
+            for c in data["choices"]
+        ],
+    )
+    if reveal and question.answered:
+        rules = RuleSet.from_dict(data["rules"])
+        view.revealed = True
+        view.chosen = question.answered_choice
+        view.answer = data["answer"]
+        view.correct = bool(question.correct)
+        if not view.correct:
+            view.mistake = mistake_text(data["mistakes"].get(question.answered_choice, ""))
+        view.solution = _solution(question.kind, inputs, rules, deck)
+        view.lessons = lessons_for(data["rules_tested"])
+    return view
+
+
+__all__ = ["QuestionView", "present", "Step"]

@@ -1,0 +1,86 @@
+"""Reading quizzes and mastery; every query is limited to the learner who asks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.http import Http404
+from django.utils import timezone
+
+from tutor.accounts.models import User
+
+from . import mastery
+from .models import Quiz, QuizQuestion, Skill, SkillState
+
+
+def quiz_of(learner: User, quiz_id: int) -> Quiz:
+    """The learner's own quiz; anybody else's is a 404, so ids reveal nothing."""
+    quiz = Quiz.objects.filter(pk=quiz_id, learner=learner).first()
+    if quiz is None:
+        raise Http404("No such quiz")
+    return quiz
+
+
+def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
+    question = (
+        QuizQuestion.objects.select_related("quiz")
+        .filter(quiz_id=quiz_id, quiz__learner=learner, position=position)
+        .first()
+    )
+    if question is None:
+        raise Http404("No such question")
+    return question
+
+
+def next_open_question(quiz: Quiz) -> QuizQuestion | None:
+    return quiz.questions.filter(answered_at__isnull=True).order_by("position").first()
+
+
+@dataclass(frozen=True)
+class SkillRow:
+    skill: str
+    label: str
+    mastery: float
+    attempts: int
+    correct: int
+    due_at: datetime | None
+    priority: float
+
+    @property
+    def percent(self) -> int:
+        return round(self.mastery * 100)
+
+    @property
+    def mastered(self) -> bool:
+        return self.mastery >= mastery.MASTERED
+
+
+def skill_rows(learner: User, now: datetime | None = None) -> list[SkillRow]:
+    """Every skill with the learner's mastery, including skills never practised."""
+    now = now or timezone.now()
+    states = {s.skill: s for s in SkillState.objects.filter(learner=learner)}
+    rows = []
+    for skill, label in Skill.choices:
+        state = states.get(skill)
+        value = state.mastery if state else mastery.P_INIT
+        due = state.due_at if state else None
+        rows.append(
+            SkillRow(
+                skill=skill,
+                label=str(label),
+                mastery=value,
+                attempts=state.attempts if state else 0,
+                correct=state.correct if state else 0,
+                due_at=due,
+                priority=mastery.priority(value, due, now),
+            )
+        )
+    return rows
+
+
+def suggested_skills(learner: User, count: int) -> list[str]:
+    """The weakest and most overdue skills first, repeated to fill ``count`` questions."""
+    ranked = sorted(skill_rows(learner), key=lambda row: -row.priority)
+    top = [row.skill for row in ranked[: max(1, min(3, count))]]
+    return [top[i % len(top)] for i in range(count)]

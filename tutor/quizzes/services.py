@@ -1,0 +1,158 @@
+"""Creating quizzes and recording answers: each answer is stored exactly once.
+
+Views call these functions with objects they fetched through ``selectors`` (which
+restrict everything to the requesting learner); the functions check again anyway.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rules_core import RuleSet
+from tutor.accounts.models import User
+
+from . import mastery
+from .generators import generate
+from .models import Quiz, QuizQuestion, Skill, SkillState
+
+PRACTICE_LENGTH = 5
+MAX_QUESTIONS = 50
+
+
+class QuizError(Exception):
+    """A request about a quiz that cannot be carried out; the message is for the user."""
+
+
+class AlreadyAnswered(QuizError):
+    pass
+
+
+class InvalidChoice(QuizError):
+    pass
+
+
+class AttemptClosed(QuizError):
+    pass
+
+
+def check_can_answer(quiz: Quiz, now: datetime) -> None:
+    """Raise when an assignment attempt takes no more answers (practice always does)."""
+    if quiz.assignment is None:
+        return
+    if quiz.submitted_at is not None:
+        raise AttemptClosed(_("This attempt has been submitted; it takes no more answers."))
+    if quiz.assignment.is_closed(now):
+        raise AttemptClosed(_("The due date has passed; this assignment takes no more work."))
+
+
+def explanations_visible(quiz: Quiz, now: datetime | None = None) -> bool:
+    """Practice always explains; an assignment as its teacher chose."""
+    if quiz.assignment is None:
+        return True
+    return quiz.assignment.explanations_visible(now or timezone.now())
+
+
+@dataclass(frozen=True)
+class AnswerOutcome:
+    question: QuizQuestion
+    correct: bool
+    mastery: float
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+@transaction.atomic
+def create_quiz(
+    *,
+    learner: User,
+    kinds: Sequence[str],
+    rules: RuleSet | None = None,
+    source: str = Quiz.Source.PRACTICE,
+    seeds: Sequence[int] | None = None,
+    assignment: Any = None,
+    attempt: int = 1,
+) -> Quiz:
+    """A quiz with one question per entry of ``kinds`` (in order)."""
+    if not learner.is_learner:
+        raise QuizError("Only learners take quizzes.")
+    if not kinds or len(kinds) > MAX_QUESTIONS:
+        raise QuizError(f"A quiz has 1 to {MAX_QUESTIONS} questions.")
+    unknown = [k for k in kinds if k not in Skill.values]
+    if unknown:
+        raise QuizError(f"Unknown question kinds: {', '.join(unknown)}")
+    rules = rules or RuleSet()
+    seeds = list(seeds) if seeds is not None else [new_seed() for _ in kinds]
+    quiz = Quiz.objects.create(
+        learner=learner,
+        source=source,
+        rules=rules.to_dict(),
+        assignment=assignment,
+        attempt=attempt,
+    )
+    QuizQuestion.objects.bulk_create(
+        QuizQuestion(
+            quiz=quiz,
+            position=position,
+            kind=kind,
+            seed=seed,
+            question=generate(kind, seed, rules).to_dict(),
+        )
+        for position, (kind, seed) in enumerate(zip(kinds, seeds, strict=True))
+    )
+    return quiz
+
+
+def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutcome:
+    """Record ``choice`` for ``question``; a second answer is refused and changes nothing."""
+    if question.quiz.learner_id != learner.pk:
+        raise QuizError("This question belongs to another learner.")
+    keys = {c["key"] for c in question.question["choices"]}
+    if choice not in keys:
+        raise InvalidChoice("That is not one of the choices.")
+    correct = choice == question.question["answer"]
+    now = timezone.now()
+    check_can_answer(question.quiz, now)
+    with transaction.atomic():
+        # The condition makes the write happen once even when two requests race.
+        updated = QuizQuestion.objects.filter(pk=question.pk, answered_at__isnull=True).update(
+            answered_choice=choice, correct=correct, answered_at=now
+        )
+        if not updated:
+            raise AlreadyAnswered("This question has been answered already.")
+        state = _record_skill(learner, question.kind, correct, now)
+        quiz = question.quiz
+        if not QuizQuestion.objects.filter(quiz=quiz, answered_at__isnull=True).exists():
+            Quiz.objects.filter(pk=quiz.pk, completed_at__isnull=True).update(completed_at=now)
+    question.refresh_from_db()
+    return AnswerOutcome(question=question, correct=correct, mastery=state.mastery)
+
+
+def _record_skill(learner: User, skill: str, correct: bool, now) -> SkillState:
+    state, _created = SkillState.objects.select_for_update().get_or_create(
+        learner=learner, skill=skill, defaults={"mastery": mastery.P_INIT}
+    )
+    state.mastery = mastery.update(state.mastery, correct)
+    state.attempts += 1
+    state.correct += int(correct)
+    state.streak = state.streak + 1 if correct else 0
+    state.last_answered_at = now
+    state.due_at = mastery.next_due(now, state.streak)
+    state.save()
+    return state
+
+
+def mark_shown(question: QuizQuestion) -> None:
+    if question.shown_at is None:
+        QuizQuestion.objects.filter(pk=question.pk, shown_at__isnull=True).update(
+            shown_at=timezone.now()
+        )

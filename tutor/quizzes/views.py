@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from rules_core import RuleSet
+from tutor.accounts.permissions import learner_required
+from tutor.core.context_processors import current_deck
+
+from . import selectors, services
+from .forms import AnswerForm, PracticeForm
+from .presenters import present
+
+
+@learner_required
+def practice(request: HttpRequest) -> HttpResponse:
+    form = PracticeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        count = form.cleaned_data["count"]
+        chosen = form.cleaned_data["skills"]
+        kinds = (
+            [chosen[i % len(chosen)] for i in range(count)]
+            if chosen
+            else selectors.suggested_skills(request.user, count)
+        )
+        quiz = services.create_quiz(
+            learner=request.user, kinds=kinds, rules=RuleSet.preset(form.cleaned_data["rules"])
+        )
+        return redirect("quizzes:quiz", quiz_id=quiz.pk)
+    rows = selectors.skill_rows(request.user)
+    return render(request, "quizzes/practice.html", {"form": form, "rows": rows})
+
+
+@learner_required
+def quiz(request: HttpRequest, quiz_id: int) -> HttpResponse:
+    """Resume where the learner stopped: the first unanswered question, or the summary."""
+    quiz = selectors.quiz_of(request.user, quiz_id)
+    question = selectors.next_open_question(quiz)
+    if question is None:
+        return redirect("quizzes:summary", quiz_id=quiz.pk)
+    return redirect("quizzes:question", quiz_id=quiz.pk, position=question.position)
+
+
+def _question_context(request: HttpRequest, question, **extra) -> dict:
+    quiz = question.quiz
+    total = quiz.questions.count()
+    visible = services.explanations_visible(quiz)
+    return {
+        "quiz": quiz,
+        "question": question,
+        "recorded": question.answered and not visible,
+        "view": present(question, reveal=question.answered and visible, deck=current_deck(request)),
+        "total": total,
+        "number": question.position + 1,
+        "is_last": question.position + 1 >= total,
+        **extra,
+    }
+
+
+@learner_required
+def question(request: HttpRequest, quiz_id: int, position: int) -> HttpResponse:
+    question = selectors.question_of(request.user, quiz_id, position)
+    services.mark_shown(question)
+    return render(request, "quizzes/question.html", _question_context(request, question))
+
+
+@learner_required
+@require_POST
+def answer(request: HttpRequest, quiz_id: int, position: int) -> HttpResponse:
+    question = selectors.question_of(request.user, quiz_id, position)
+    form = AnswerForm(request.POST)
+    status = 200
+    error = ""
+    if not form.is_valid():
+        error, status = _("Choose one of the answers."), 400
+    else:
+        try:
+            services.answer(
+                learner=request.user, question=question, choice=form.cleaned_data["choice"]
+            )
+        except services.AlreadyAnswered:
+            error, status = (
+                _("You have answered this question already; your first answer counts."),
+                409,
+            )
+        except services.InvalidChoice:
+            error, status = (
+                _("That is not one of the answers. Choose one of the answers shown."),
+                400,
+            )
+        except services.AttemptClosed as closed:
+            error, status = str(closed), 409
+        question.refresh_from_db()
+    if request.htmx:
+        context = _question_context(request, question, error=error)
+        return render(request, "quizzes/question.html#question-card", context, status=status)
+    if error:
+        messages.error(request, error)
+        if status == 400:
+            context = _question_context(request, question, error=error)
+            return render(request, "quizzes/question.html", context, status=status)
+    return redirect("quizzes:question", quiz_id=quiz_id, position=position)
+
+
+@learner_required
+def summary(request: HttpRequest, quiz_id: int) -> HttpResponse:
+    quiz = selectors.quiz_of(request.user, quiz_id)
+    questions = list(quiz.questions.all())
+    right = sum(1 for q in questions if q.correct)
+    visible = services.explanations_visible(quiz)
+    return render(
+        request,
+        "quizzes/summary.html",
+        {
+            "quiz": quiz,
+            "visible": visible,
+            "questions": [
+                (q, present(q, reveal=q.answered and visible, deck=current_deck(request)))
+                for q in questions
+            ],
+            "right": right,
+            "answered": sum(1 for q in questions if q.answered),
+            "rows": selectors.skill_rows(request.user),
+        },
+    )
