@@ -73,7 +73,7 @@ def test_logout_by_get_is_refused(client, learner):
 
 
 def test_anonymous_is_sent_to_login_for_role_pages(client):
-    for name in ("teacher_classes", "my_classes"):
+    for name in ("classroom:teacher_classes", "classroom:my_classes"):
         response = client.get(reverse(name))
         assert response.status_code == 302
         assert reverse("login") in response["Location"]
@@ -81,34 +81,39 @@ def test_anonymous_is_sent_to_login_for_role_pages(client):
 
 def test_learner_cannot_open_teacher_pages(client, learner):
     client.force_login(learner)
-    assert client.get(reverse("teacher_classes")).status_code == 403
-    assert client.post(reverse("teacher_classes"), {"name": "Hack"}).status_code == 403
+    assert client.get(reverse("classroom:teacher_classes")).status_code == 403
+    assert client.post(reverse("classroom:teacher_classes"), {"name": "Hack"}).status_code == 403
 
 
 def test_teacher_cannot_join_a_class(client, teacher, school_class):
     client.force_login(teacher)
-    assert client.post(reverse("join_class"), {"code": school_class.join_code}).status_code == 403
+    assert (
+        client.post(reverse("classroom:join_class"), {"code": school_class.join_code}).status_code
+        == 403
+    )
 
 
 def test_teacher_creates_class_and_sees_only_their_own(client, teacher):
     other = SchoolClassFactory(name="Fremde Klasse")
     client.force_login(teacher)
-    client.post(reverse("teacher_classes"), {"name": "Klasse 4a"})
-    page = client.get(reverse("teacher_classes")).content.decode()
+    client.post(reverse("classroom:teacher_classes"), {"name": "Klasse 4a"})
+    page = client.get(reverse("classroom:teacher_classes")).content.decode()
     assert "Klasse 4a" in page
     assert other.name not in page and other.join_code not in page
 
 
 def test_learner_joins_with_code(client, learner, school_class):
     client.force_login(learner)
-    response = client.post(reverse("join_class"), {"code": school_class.join_code.lower()})
+    response = client.post(
+        reverse("classroom:join_class"), {"code": school_class.join_code.lower()}
+    )
     assert response.status_code == 302
     assert school_class.learners.filter(pk=learner.pk).exists()
 
 
 def test_learner_join_with_bad_code_is_a_form_error(client, learner):
     client.force_login(learner)
-    response = client.post(reverse("join_class"), {"code": "ZZZZZZZZ"})
+    response = client.post(reverse("classroom:join_class"), {"code": "ZZZZZZZZ"})
     assert response.status_code == 200
     assert response.context["form"].errors["code"]
 

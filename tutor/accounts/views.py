@@ -17,7 +17,7 @@ DECK_SESSION_KEY = "deck"
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
-    form = SignupForm(request.POST or None)
+    form = SignupForm(request.POST or None, initial={"join_code": request.GET.get("code", "")})
     if request.method == "POST" and form.is_valid():
         user = signup_learner(
             username=form.cleaned_data["username"],

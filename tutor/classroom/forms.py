@@ -1,5 +1,18 @@
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from tutor.quizzes.models import Skill
+from tutor.quizzes.services import MAX_QUESTIONS
+from tutor.weistool.forms import preset_choices
+
+from .assignments import AssignmentSpec
+from .models import Assignment
 
 
 class ClassForm(forms.Form):
@@ -8,3 +21,78 @@ class ClassForm(forms.Form):
 
 class JoinForm(forms.Form):
     code = forms.CharField(label=_("Join code"), max_length=20)
+
+
+class DateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+class AssignmentForm(forms.Form):
+    title = forms.CharField(label=_("Title"), max_length=120)
+    kinds = forms.MultipleChoiceField(
+        label=_("Question kinds"), choices=Skill.choices, widget=forms.CheckboxSelectMultiple
+    )
+    question_count = forms.IntegerField(
+        label=_("Number of questions"), min_value=1, max_value=MAX_QUESTIONS, initial=6
+    )
+    rules_preset = forms.ChoiceField(
+        label=_("Rule set"),
+        initial="default",
+        help_text=_("The rules your class plays; every question and answer follows them."),
+    )
+    opens_at = forms.DateTimeField(label=_("Opens"), widget=DateTimeInput())
+    due_at = forms.DateTimeField(label=_("Due"), widget=DateTimeInput())
+    attempts_allowed = forms.IntegerField(
+        label=_("Attempts allowed"), min_value=1, max_value=10, initial=1
+    )
+    same_questions = forms.TypedChoiceField(
+        label=_("Questions"),
+        choices=[("1", _("the same questions for everybody")), ("0", _("a variant per learner"))],
+        coerce=lambda v: v == "1",
+        initial="1",
+        widget=forms.RadioSelect,
+    )
+    explanations = forms.ChoiceField(
+        label=_("Learners see the explanations"),
+        choices=Assignment.Explanations.choices,
+        initial=Assignment.Explanations.IMMEDIATELY,
+        widget=forms.RadioSelect,
+    )
+    late_policy = forms.ChoiceField(
+        label=_("After the due date"),
+        choices=Assignment.LatePolicy.choices,
+        initial=Assignment.LatePolicy.REFUSE,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rules_preset"].choices = preset_choices()
+        now = timezone.localtime().replace(second=0, microsecond=0)
+        self.fields["opens_at"].initial = now
+        self.fields["due_at"].initial = now + timedelta(days=7)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        opens, due = data.get("opens_at"), data.get("due_at")
+        if opens and due and due <= opens:
+            self.add_error("due_at", _("The due date must come after the opening date."))
+        return data
+
+    def spec(self) -> AssignmentSpec:
+        d = self.cleaned_data
+        return AssignmentSpec(
+            title=d["title"],
+            kinds=d["kinds"],
+            question_count=d["question_count"],
+            rules_preset=d["rules_preset"],
+            opens_at=d["opens_at"],
+            due_at=d["due_at"],
+            attempts_allowed=d["attempts_allowed"],
+            same_questions=d["same_questions"],
+            explanations=d["explanations"],
+            late_policy=d["late_policy"],
+        )

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -51,3 +53,54 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.learner} in {self.school_class}"
+
+
+class Assignment(models.Model):
+    """A quiz a teacher sets for a class: kinds, length, rule set, dates and policies."""
+
+    class Explanations(models.TextChoices):
+        IMMEDIATELY = "immediately", _("at once, after each answer")
+        AFTER_DUE = "after_due", _("after the due date")
+
+    class LatePolicy(models.TextChoices):
+        REFUSE = "refuse", _("refuse late work")
+        MARK_LATE = "mark_late", _("accept it, marked late")
+
+    school_class = models.ForeignKey(
+        SchoolClass, on_delete=models.CASCADE, related_name="assignments"
+    )
+    title = models.CharField(_("title"), max_length=120)
+    kinds = models.JSONField(_("question kinds"), default=list)
+    question_count = models.PositiveSmallIntegerField(_("number of questions"), default=6)
+    rules = models.JSONField(_("rule set"), default=dict)
+    rules_preset = models.CharField(max_length=32, default="default")
+    opens_at = models.DateTimeField(_("opens"))
+    due_at = models.DateTimeField(_("due"))
+    attempts_allowed = models.PositiveSmallIntegerField(_("attempts allowed"), default=1)
+    same_questions = models.BooleanField(_("same questions for everybody"), default=True)
+    explanations = models.CharField(
+        _("explanations shown"),
+        max_length=16,
+        choices=Explanations.choices,
+        default=Explanations.IMMEDIATELY,
+    )
+    late_policy = models.CharField(
+        _("late submissions"), max_length=16, choices=LatePolicy.choices, default=LatePolicy.REFUSE
+    )
+    base_seed = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-due_at", "-id"]
+        verbose_name = _("assignment")
+        verbose_name_plural = _("assignments")
+
+    def __str__(self) -> str:
+        return self.title
+
+    def is_closed(self, now: datetime) -> bool:
+        """After the due date with late work refused, nothing more can be done."""
+        return now > self.due_at and self.late_policy == self.LatePolicy.REFUSE
+
+    def explanations_visible(self, now: datetime) -> bool:
+        return self.explanations == self.Explanations.IMMEDIATELY or now >= self.due_at

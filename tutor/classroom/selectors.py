@@ -1,10 +1,16 @@
 from __future__ import annotations
 
-from django.db.models import Count, QuerySet
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+from django.utils import timezone
 
 from tutor.accounts.models import User
+from tutor.quizzes.models import Quiz
 
-from .models import SchoolClass
+from .models import Assignment, Membership, SchoolClass
 
 
 def classes_taught_by(teacher: User) -> QuerySet[SchoolClass]:
@@ -13,3 +19,73 @@ def classes_taught_by(teacher: User) -> QuerySet[SchoolClass]:
 
 def classes_of_learner(learner: User) -> QuerySet[SchoolClass]:
     return SchoolClass.objects.filter(memberships__learner=learner).select_related("teacher")
+
+
+def class_of_teacher_or_404(teacher: User, class_id: int) -> SchoolClass:
+    school_class = SchoolClass.objects.filter(pk=class_id, teacher=teacher).first()
+    if school_class is None:
+        raise Http404("No such class")
+    return school_class
+
+
+def members(school_class: SchoolClass) -> QuerySet[Membership]:
+    return school_class.memberships.select_related("learner").order_by("learner__username")
+
+
+@dataclass(frozen=True)
+class DueRow:
+    assignment: Assignment
+    status: str  # upcoming, open, in_progress, submitted, done, missed
+    open_attempt: Quiz | None
+    answered: int
+    best_score: int | None
+    attempts_used: int
+    late_now: bool
+
+    @property
+    def can_start(self) -> bool:
+        return self.status in {"open", "in_progress", "submitted"}
+
+
+def learner_assignments(learner: User, now: datetime | None = None) -> list[DueRow]:
+    """Every assignment of the learner's classes with what they can do now (3 queries)."""
+    now = now or timezone.now()
+    assignments = list(
+        Assignment.objects.filter(school_class__memberships__learner=learner)
+        .select_related("school_class")
+        .order_by("due_at", "id")
+    )
+    attempts: dict[int, list[Quiz]] = {}
+    for quiz in Quiz.objects.filter(learner=learner, assignment__in=assignments).annotate(
+        answered=Count("questions", filter=Q(questions__answered_at__isnull=False)),
+        right=Count("questions", filter=Q(questions__correct=True)),
+    ):
+        attempts.setdefault(quiz.assignment_id, []).append(quiz)
+    rows = []
+    for assignment in assignments:
+        mine = attempts.get(assignment.pk, [])
+        open_attempt = next((q for q in mine if q.submitted_at is None), None)
+        submitted = [q for q in mine if q.submitted_at is not None]
+        best = max((q.right for q in submitted), default=None)
+        if now < assignment.opens_at:
+            status = "upcoming"
+        elif open_attempt is not None:
+            status = "missed" if assignment.is_closed(now) else "in_progress"
+        elif assignment.is_closed(now):
+            status = "done" if submitted else "missed"
+        elif len(mine) >= assignment.attempts_allowed:
+            status = "done"
+        else:
+            status = "submitted" if submitted else "open"
+        rows.append(
+            DueRow(
+                assignment=assignment,
+                status=status,
+                open_attempt=open_attempt,
+                answered=open_attempt.answered if open_attempt else 0,
+                best_score=best,
+                attempts_used=len(mine),
+                late_now=now > assignment.due_at,
+            )
+        )
+    return rows

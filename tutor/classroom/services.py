@@ -42,6 +42,32 @@ def create_class(*, teacher: User, name: str, join_code: str | None = None) -> S
     raise ClassroomError(_("Could not find a free join code; please try again."))
 
 
+def rotate_join_code(*, teacher: User, school_class: SchoolClass) -> SchoolClass:
+    """A new code, for when the old one went where it should not; members stay."""
+    if school_class.teacher_id != teacher.pk:
+        raise ClassroomError(_("You can only change your own classes."))
+    for _attempt in range(10):
+        school_class.join_code = generate_join_code()
+        try:
+            with transaction.atomic():
+                school_class.save(update_fields=["join_code"])
+            return school_class
+        except IntegrityError:
+            continue
+    raise ClassroomError(_("Could not find a free join code; please try again."))
+
+
+def remove_learner(*, teacher: User, school_class: SchoolClass, learner_id: int) -> None:
+    """Take a learner out of the class; their answers stay theirs."""
+    if school_class.teacher_id != teacher.pk:
+        raise ClassroomError(_("You can only change your own classes."))
+    deleted, _rows = Membership.objects.filter(
+        school_class=school_class, learner_id=learner_id
+    ).delete()
+    if not deleted:
+        raise ClassroomError(_("This learner is not in the class."))
+
+
 def join_class(*, learner: User, code: str) -> SchoolClass:
     """Add a learner to the class with this join code; joining twice is harmless."""
     if not learner.is_learner:

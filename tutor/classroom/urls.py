@@ -1,9 +1,22 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
+app_name = "classroom"
+
 urlpatterns = [
     path("", views.teacher_classes, name="teacher_classes"),
-    path("mine/", views.join, name="my_classes"),
+    path("mine/", views.my_classes, name="my_classes"),
     path("join/", views.join, name="join_class"),
+    path("<int:class_id>/", views.class_detail, name="class_detail"),
+    path("<int:class_id>/code/", views.rotate_code, name="rotate_code"),
+    path(
+        "<int:class_id>/learners/<int:learner_id>/remove/",
+        views.remove_member,
+        name="remove_member",
+    ),
+    path("<int:class_id>/assignments/new/", views.assignment_create, name="assignment_create"),
+    path("assignments/<int:assignment_id>/start/", views.assignment_start, name="assignment_start"),
+    path("attempts/<int:quiz_id>/submit/", views.assignment_submit, name="assignment_submit"),
+    path("", include("tutor.classroom.results_urls")),
 ]

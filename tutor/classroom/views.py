@@ -1,15 +1,31 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from tutor.accounts.permissions import learner_required, teacher_required
+from tutor.quizzes.models import Quiz
+from tutor.quizzes.selectors import skill_rows, suggested_skills
+from tutor.quizzes.services import QuizError
 
-from .forms import ClassForm, JoinForm
-from .selectors import classes_of_learner, classes_taught_by
-from .services import ClassroomError, create_class, join_class
+from . import assignments
+from .forms import AssignmentForm, ClassForm, JoinForm
+from .models import Assignment
+from .selectors import (
+    class_of_teacher_or_404,
+    classes_of_learner,
+    classes_taught_by,
+    learner_assignments,
+    members,
+)
+from .services import ClassroomError, create_class, join_class, remove_learner, rotate_join_code
 
 
 @teacher_required
@@ -26,13 +42,81 @@ def teacher_classes(request: HttpRequest) -> HttpResponse:
                 _("Class %(name)s created. Join code: %(code)s")
                 % {"name": school_class.name, "code": school_class.join_code},
             )
-            return redirect("teacher_classes")
+            return redirect("classroom:class_detail", class_id=school_class.pk)
     classes = classes_taught_by(request.user)
     return render(request, "classroom/teacher_classes.html", {"form": form, "classes": classes})
 
 
-@learner_required
+@teacher_required
+def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
+    school_class = class_of_teacher_or_404(request.user, class_id)
+    join_url = request.build_absolute_uri(
+        reverse("classroom:join_class") + "?" + urlencode({"code": school_class.join_code})
+    )
+    return render(
+        request,
+        "classroom/class_detail.html",
+        {
+            "school_class": school_class,
+            "members": members(school_class),
+            "assignments": school_class.assignments.order_by("-due_at", "-id"),
+            "join_url": join_url,
+        },
+    )
+
+
+@teacher_required
+@require_POST
+def rotate_code(request: HttpRequest, class_id: int) -> HttpResponse:
+    school_class = class_of_teacher_or_404(request.user, class_id)
+    rotate_join_code(teacher=request.user, school_class=school_class)
+    messages.success(
+        request,
+        _("New join code: %(code)s. The old code no longer works.")
+        % {"code": school_class.join_code},
+    )
+    return redirect("classroom:class_detail", class_id=class_id)
+
+
+@teacher_required
+@require_POST
+def remove_member(request: HttpRequest, class_id: int, learner_id: int) -> HttpResponse:
+    school_class = class_of_teacher_or_404(request.user, class_id)
+    try:
+        remove_learner(teacher=request.user, school_class=school_class, learner_id=learner_id)
+    except ClassroomError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("The learner was removed from the class."))
+    return redirect("classroom:class_detail", class_id=class_id)
+
+
+@teacher_required
+def assignment_create(request: HttpRequest, class_id: int) -> HttpResponse:
+    school_class = class_of_teacher_or_404(request.user, class_id)
+    form = AssignmentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            assignment = assignments.create_assignment(
+                teacher=request.user, school_class=school_class, spec=form.spec()
+            )
+        except assignments.AssignmentError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Assignment %(title)s set.") % {"title": assignment})
+            return redirect("classroom:class_detail", class_id=class_id)
+    return render(
+        request, "classroom/assignment_form.html", {"form": form, "school_class": school_class}
+    )
+
+
 def join(request: HttpRequest) -> HttpResponse:
+    """The join link: learners join; visitors are sent to sign up with the code filled in."""
+    code = request.POST.get("code") or request.GET.get("code", "")
+    if not request.user.is_authenticated:
+        return redirect(reverse("signup") + "?" + urlencode({"code": code}))
+    if not request.user.is_learner:
+        raise PermissionDenied
     form = JoinForm(request.POST or request.GET or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -41,6 +125,56 @@ def join(request: HttpRequest) -> HttpResponse:
             form.add_error("code", str(error))
         else:
             messages.success(request, _("You joined %(name)s.") % {"name": school_class.name})
-            return redirect("my_classes")
+            return redirect("classroom:my_classes")
     classes = classes_of_learner(request.user)
     return render(request, "classroom/join.html", {"form": form, "classes": classes})
+
+
+@learner_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    rows = skill_rows(request.user)
+    due = learner_assignments(request.user)
+    return render(
+        request,
+        "classroom/dashboard.html",
+        {
+            "rows": rows,
+            "due": [row for row in due if row.status in {"open", "in_progress", "submitted"}],
+            "upcoming": [row for row in due if row.status == "upcoming"],
+            "finished": [row for row in due if row.status in {"done", "missed"}],
+            "suggested": suggested_skills(request.user, 3),
+            "classes": classes_of_learner(request.user),
+        },
+    )
+
+
+@learner_required
+@require_POST
+def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    assignment = get_object_or_404(
+        Assignment, pk=assignment_id, school_class__memberships__learner=request.user
+    )
+    try:
+        quiz = assignments.start_or_resume(learner=request.user, assignment=assignment)
+    except QuizError as error:
+        messages.error(request, str(error))
+        return redirect("dashboard")
+    return redirect("quizzes:quiz", quiz_id=quiz.pk)
+
+
+@learner_required
+@require_POST
+def assignment_submit(request: HttpRequest, quiz_id: int) -> HttpResponse:
+    quiz = get_object_or_404(Quiz, pk=quiz_id, learner=request.user, assignment__isnull=False)
+    try:
+        assignments.submit(learner=request.user, quiz=quiz)
+    except QuizError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Submitted. Your teacher can see your answers now."))
+    return redirect("quizzes:summary", quiz_id=quiz.pk)
+
+
+@login_required
+def my_classes(request: HttpRequest) -> HttpResponse:
+    return join(request) if request.user.is_learner else redirect("classroom:teacher_classes")

@@ -1,0 +1,290 @@
+"""Classes and assignments: join codes, attempts, late work, explanations after the due date."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from tests.factories import LearnerFactory, MembershipFactory, SchoolClassFactory
+from tutor.classroom import assignments
+from tutor.classroom.assignments import AssignmentSpec
+from tutor.classroom.models import Assignment, Membership
+from tutor.quizzes.models import Quiz, QuizQuestion
+from tutor.quizzes.services import AttemptClosed, answer
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    # Service messages follow the active language; these tests read the English ones.
+    with translation.override("en"):
+        yield
+
+
+NOW = timezone.now()
+
+
+def make_assignment(school_class, **overrides):
+    spec = {
+        "title": "Weis-Test",
+        "kinds": ["ladder_step", "stoeck"],
+        "question_count": 4,
+        "rules_preset": "default",
+        "opens_at": NOW - timedelta(days=1),
+        "due_at": NOW + timedelta(days=1),
+        **overrides,
+    }
+    return assignments.create_assignment(
+        teacher=school_class.teacher, school_class=school_class, spec=AssignmentSpec(**spec)
+    )
+
+
+@pytest.fixture
+def member(school_class):
+    return MembershipFactory(school_class=school_class).learner
+
+
+def answer_all(learner, quiz, right=True):
+    for question in quiz.questions.all():
+        data = question.question
+        key = (
+            data["answer"]
+            if right
+            else next(c["key"] for c in data["choices"] if c["key"] != data["answer"])
+        )
+        answer(learner=learner, question=question, choice=key)
+
+
+def test_teacher_rotates_join_code_and_old_code_stops_working(client, teacher, school_class):
+    old = school_class.join_code
+    client.force_login(teacher)
+    client.post(reverse("classroom:rotate_code", args=[school_class.pk]))
+    school_class.refresh_from_db()
+    assert school_class.join_code != old
+    learner = LearnerFactory()
+    client.force_login(learner)
+    response = client.post(reverse("classroom:join_class"), {"code": old})
+    assert response.context["form"].errors["code"]
+    client.post(reverse("classroom:join_class"), {"code": school_class.join_code})
+    assert school_class.learners.filter(pk=learner.pk).exists()
+
+
+def test_join_link_sends_visitors_to_signup_with_the_code(client, school_class):
+    link = reverse("classroom:join_class") + f"?code={school_class.join_code}"
+    response = client.get(link)
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert f'value="{school_class.join_code}"' in page
+
+
+def test_learner_can_be_in_several_classes(client, learner):
+    first, second = SchoolClassFactory(), SchoolClassFactory()
+    client.force_login(learner)
+    for c in (first, second):
+        client.post(reverse("classroom:join_class"), {"code": c.join_code})
+    assert set(learner.classes.all()) == {first, second}
+
+
+def test_teacher_removes_learner_and_their_work_stays(client, teacher, school_class, member):
+    assignment = make_assignment(school_class)
+    quiz = assignments.start_or_resume(learner=member, assignment=assignment)
+    client.force_login(teacher)
+    client.post(reverse("classroom:remove_member", args=[school_class.pk, member.pk]))
+    assert not Membership.objects.filter(learner=member).exists()
+    assert Quiz.objects.filter(pk=quiz.pk).exists()
+
+
+def test_other_teacher_cannot_change_a_class(client, school_class, member):
+    from tests.factories import TeacherFactory
+
+    client.force_login(TeacherFactory())
+    code = school_class.join_code
+    assert client.post(reverse("classroom:rotate_code", args=[school_class.pk])).status_code == 404
+    url = reverse("classroom:remove_member", args=[school_class.pk, member.pk])
+    assert client.post(url).status_code == 404
+    school_class.refresh_from_db()
+    assert school_class.join_code == code and Membership.objects.filter(learner=member).exists()
+
+
+def test_assignment_form_creates_assignment(client, teacher, school_class):
+    client.force_login(teacher)
+    response = client.post(
+        reverse("classroom:assignment_create", args=[school_class.pk]),
+        {
+            "title": "Stöck üben",
+            "kinds": ["stoeck", "target"],
+            "question_count": 5,
+            "rules_preset": "ausmachregel",
+            "opens_at": "2026-12-01T08:00",
+            "due_at": "2026-12-08T08:00",
+            "attempts_allowed": 2,
+            "same_questions": "0",
+            "explanations": "after_due",
+            "late_policy": "mark_late",
+        },
+    )
+    assert response.status_code == 302
+    a = Assignment.objects.get()
+    assert (a.title, a.kinds, a.question_count, a.attempts_allowed) == (
+        "Stöck üben",
+        ["stoeck", "target"],
+        5,
+        2,
+    )
+    assert a.rules["target_order"] == ["stoeck", "weis", "tricks"] and not a.same_questions
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"kinds": []},
+        {"kinds": ["poker"]},
+        {"question_count": 0},
+        {"question_count": 51},
+        {"due_at": "2026-11-30T08:00"},
+        {"opens_at": "not a date"},
+        {"rules_preset": "tarot"},
+        {"attempts_allowed": 0},
+        {"late_policy": "whatever"},
+    ],
+)
+def test_assignment_form_rejects_bad_input(client, teacher, school_class, bad):
+    client.force_login(teacher)
+    data = {
+        "title": "X",
+        "kinds": ["stoeck"],
+        "question_count": 5,
+        "rules_preset": "default",
+        "opens_at": "2026-12-01T08:00",
+        "due_at": "2026-12-08T08:00",
+        "attempts_allowed": 1,
+        "same_questions": "1",
+        "explanations": "immediately",
+        "late_policy": "refuse",
+        **bad,
+    }
+    response = client.post(reverse("classroom:assignment_create", args=[school_class.pk]), data)
+    assert response.status_code == 200 and response.context["form"].errors
+    assert not Assignment.objects.exists()
+
+
+def test_same_questions_for_everybody_or_a_variant_each(school_class):
+    a, b = LearnerFactory(), LearnerFactory()
+    same = make_assignment(school_class, same_questions=True)
+    variant = make_assignment(school_class, same_questions=False)
+    assert assignments.question_plan(same, a, 1) == assignments.question_plan(same, b, 1)
+    assert assignments.question_plan(variant, a, 1) != assignments.question_plan(variant, b, 1)
+    assert [k for k, _s in assignments.question_plan(same, a, 1)] == [
+        "ladder_step",
+        "stoeck",
+        "ladder_step",
+        "stoeck",
+    ]
+
+
+def test_start_resume_submit(client, school_class, member):
+    assignment = make_assignment(school_class)
+    client.force_login(member)
+    start = reverse("classroom:assignment_start", args=[assignment.pk])
+    first = client.post(start)
+    quiz = Quiz.objects.get(learner=member)
+    assert first["Location"] == reverse("quizzes:quiz", args=[quiz.pk])
+    assert client.post(start)["Location"] == first["Location"]  # resumes, no second attempt
+    answer_all(member, quiz)
+    client.post(reverse("classroom:assignment_submit", args=[quiz.pk]))
+    quiz.refresh_from_db()
+    assert quiz.submitted_at is not None and not quiz.late
+    # One attempt allowed: a new start is refused with a message, nothing created.
+    client.post(start)
+    assert Quiz.objects.filter(learner=member).count() == 1
+
+
+def test_submitted_attempt_takes_no_more_answers(school_class, member):
+    assignment = make_assignment(school_class, question_count=2)
+    quiz = assignments.start_or_resume(learner=member, assignment=assignment)
+    assignments.submit(learner=member, quiz=quiz)
+    question = quiz.questions.first()
+    with pytest.raises(AttemptClosed):
+        answer(learner=member, question=question, choice=question.question["answer"])
+    assert not QuizQuestion.objects.filter(answered_at__isnull=False).exists()
+
+
+def test_late_work_refused(school_class, member):
+    assignment = make_assignment(
+        school_class, due_at=NOW - timedelta(hours=1), opens_at=NOW - timedelta(days=2)
+    )
+    with pytest.raises(assignments.AssignmentError, match="due date has passed"):
+        assignments.start_or_resume(learner=member, assignment=assignment)
+
+
+def test_late_work_marked_late(school_class, member):
+    assignment = make_assignment(
+        school_class,
+        opens_at=NOW - timedelta(days=2),
+        due_at=NOW - timedelta(hours=1),
+        late_policy="mark_late",
+    )
+    quiz = assignments.start_or_resume(learner=member, assignment=assignment)
+    answer_all(member, quiz)
+    assert assignments.submit(learner=member, quiz=quiz).late is True
+
+
+def test_not_open_yet(school_class, member):
+    assignment = make_assignment(
+        school_class, opens_at=NOW + timedelta(days=1), due_at=NOW + timedelta(days=2)
+    )
+    with pytest.raises(assignments.AssignmentError, match="not open yet"):
+        assignments.start_or_resume(learner=member, assignment=assignment)
+
+
+def test_explanations_hidden_until_due_date(client, school_class, member):
+    assignment = make_assignment(school_class, explanations="after_due")
+    quiz = assignments.start_or_resume(learner=member, assignment=assignment)
+    question = quiz.questions.first()
+    client.force_login(member)
+    url = reverse("quizzes:answer", args=[quiz.pk, 0])
+    html = client.post(
+        url, {"choice": question.question["answer"]}, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "Deine Antwort ist gespeichert" in html
+    assert "feedback--right" not in html and "choice--answer" not in html
+    Assignment.objects.filter(pk=assignment.pk).update(due_at=NOW - timedelta(minutes=1))
+    html = client.get(reverse("quizzes:question", args=[quiz.pk, 0])).content.decode()
+    assert "feedback--right" in html
+
+
+def test_attempts_allowed(school_class, member):
+    assignment = make_assignment(school_class, attempts_allowed=2, question_count=1)
+    for attempt in (1, 2):
+        quiz = assignments.start_or_resume(learner=member, assignment=assignment)
+        assert quiz.attempt == attempt
+        assignments.submit(learner=member, quiz=quiz)
+    with pytest.raises(assignments.AssignmentError, match="all your attempts"):
+        assignments.start_or_resume(learner=member, assignment=assignment)
+
+
+def test_learner_of_another_class_cannot_start(client, school_class):
+    assignment = make_assignment(school_class)
+    outsider = LearnerFactory()
+    client.force_login(outsider)
+    response = client.post(reverse("classroom:assignment_start", args=[assignment.pk]))
+    assert response.status_code == 404
+    assert not Quiz.objects.exists()
+
+
+def test_dashboard_shows_due_work_and_mastery(client, school_class, member):
+    make_assignment(school_class, title="Stöck-Test")
+    make_assignment(
+        school_class,
+        title="Später",
+        opens_at=NOW + timedelta(days=3),
+        due_at=NOW + timedelta(days=5),
+    )
+    other = make_assignment(SchoolClassFactory(), title="Fremde Aufgabe")
+    client.force_login(member)
+    page = client.get(reverse("dashboard")).content.decode()
+    assert "Stöck-Test" in page and "Später" in page
+    assert other.title not in page
+    assert page.count('role="meter"') == 6

@@ -1,0 +1,158 @@
+"""CSV downloads that open cleanly in Excel (Swiss German locale) and LibreOffice.
+
+- UTF-8 with a byte order mark: Excel then reads "Jürg" as "Jürg", not "JÃ¼rg".
+- Semicolons between cells: the list separator of Excel in de-CH; LibreOffice
+  detects it.
+- CRLF line ends (RFC 4180).
+- Numbers as plain integers (per cent without the sign), dates as
+  ``YYYY-MM-DD HH:MM`` in the site's time zone: both read as numbers and dates.
+- Text cells that a spreadsheet would run as a formula (starting with = + - @,
+  a tab or a carriage return) get a leading apostrophe: class names, titles and
+  usernames are typed by users (OWASP "CSV injection").
+- The file name is ASCII (slugified), so every browser saves it as sent.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from django.http import HttpResponse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from .results import UNANSWERED, AssignmentResults, MasteryGrid
+
+BOM = "\ufeff"
+DELIMITER = ";"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+Cell = str | int | float | None
+
+
+def safe_cell(value: Cell) -> str | int | float:
+    """A value as written to the file; text that looks like a formula is defused."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int | float):
+        return value
+    text = str(value)
+    if text.startswith(FORMULA_STARTS):
+        return "'" + text
+    return text
+
+
+def csv_text(header: Sequence[Cell], rows: Iterable[Sequence[Cell]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(
+        buffer, delimiter=DELIMITER, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL
+    )
+    writer.writerow([safe_cell(v) for v in header])
+    for row in rows:
+        writer.writerow([safe_cell(v) for v in row])
+    return BOM + buffer.getvalue()
+
+
+def ascii_filename(*parts: str, fallback: str = "export") -> str:
+    """'Klasse 6b', 'Stöck üben' -> 'klasse-6b_stock-uben.csv' (ASCII only)."""
+    slugs = [slugify(part) for part in parts]
+    stem = "_".join(s for s in slugs if s) or fallback
+    return f"{stem[:120]}.csv"
+
+
+def csv_response(
+    filename: str, header: Sequence[Cell], rows: Iterable[Sequence[Cell]]
+) -> HttpResponse:
+    response = HttpResponse(
+        csv_text(header, rows).encode("utf-8"), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def local_time(value: datetime | None) -> str:
+    if value is None:
+        return ""
+    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M")
+
+
+# --- the two exports -----------------------------------------------------------------
+
+
+def assignment_results_rows(results: AssignmentResults) -> tuple[list[Cell], list[list[Cell]]]:
+    """One row per learner: the summary, then per question the result and the seconds."""
+    header: list[Cell] = [
+        _("Learner"),
+        _("Status"),
+        _("Attempt shown"),
+        _("Attempts used"),
+        _("Right"),
+        _("Questions"),
+        _("Score (%)"),
+        _("Submitted"),
+        _("Late"),
+        _("Time (s)"),
+    ]
+    for column in results.columns:
+        header.append(
+            _("Q%(n)s %(kind)s (1 = right, 0 = wrong)") % {"n": column.number, "kind": column.label}
+        )
+        header.append(_("Q%(n)s time (s)") % {"n": column.number})
+    rows: list[list[Cell]] = []
+    for row in results.rows:
+        line: list[Cell] = [
+            row.learner.username,
+            row.status_label,
+            row.attempt,
+            row.attempts_used,
+            row.right if row.basis else None,
+            row.total if row.basis else None,
+            row.percent,
+            local_time(row.submitted_at),
+            (_("yes") if row.late else _("no")) if row.submitted_at else "",
+            row.seconds,
+        ]
+        for cell in row.cells:
+            line.append(None if cell.state == UNANSWERED else int(cell.state == "right"))
+            line.append(cell.seconds)
+        rows.append(line)
+    return header, rows
+
+
+def assignment_results_csv(results: AssignmentResults) -> HttpResponse:
+    header, rows = assignment_results_rows(results)
+    filename = ascii_filename(
+        results.school_class.name, results.assignment.title, "results", fallback="results"
+    )
+    return csv_response(filename, header, rows)
+
+
+def mastery_rows(grid: MasteryGrid) -> tuple[list[Cell], list[list[Cell]]]:
+    """Per learner and skill the mastery in per cent (blank: never practised) and answers."""
+    header: list[Cell] = [_("Learner")]
+    for skill in grid.skills:
+        header.append(_("%(skill)s: mastery (%%)") % {"skill": skill.label})
+        header.append(_("%(skill)s: answers") % {"skill": skill.label})
+    rows: list[list[Cell]] = []
+    for row in grid.rows:
+        line: list[Cell] = [row.learner.username]
+        for cell in row.cells:
+            line.extend([cell.percent, cell.attempts])
+        rows.append(line)
+    average: list[Cell] = [_("Class average")]
+    for skill_average in grid.averages:
+        average.extend([skill_average.percent, None])
+    rows.append(average)
+    return header, rows
+
+
+def mastery_csv(grid: MasteryGrid) -> HttpResponse:
+    header, rows = mastery_rows(grid)
+    filename = ascii_filename(grid.school_class.name, "mastery", fallback="mastery")
+    return csv_response(filename, header, rows)

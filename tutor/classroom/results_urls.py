@@ -1,0 +1,25 @@
+"""Results URLs. No ``app_name``: included inside the ``classroom`` namespace."""
+
+from django.urls import path
+
+from . import results_views as views
+
+urlpatterns = [
+    path(
+        "assignments/<int:assignment_id>/results/",
+        views.assignment_results,
+        name="assignment_results",
+    ),
+    path(
+        "assignments/<int:assignment_id>/results.csv",
+        views.assignment_results_csv,
+        name="assignment_results_csv",
+    ),
+    path("<int:class_id>/mastery/", views.class_mastery, name="class_mastery"),
+    path("<int:class_id>/mastery.csv", views.class_mastery_csv, name="class_mastery_csv"),
+    path(
+        "<int:class_id>/learners/<int:learner_id>/",
+        views.learner_history,
+        name="learner_history",
+    ),
+]
