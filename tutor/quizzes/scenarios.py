@@ -119,6 +119,35 @@ def _play_round(
     return plays, indices[order[0]], indices[order[1]]
 
 
+def _excerpt(
+    call: str, first_seat: int, first_index: int, second_seat: int, second_index: int
+) -> tuple[tuple[StoeckCall, ...], int]:
+    """The calls a scenario's ``call`` stands for, and how many plays the excerpt shows.
+
+    The excerpt runs to the end of the trick after the deadline, so the deadline has
+    visibly passed; "pending" and "not-yet" stop earlier on purpose.
+    """
+    end = min(36, (second_index + 1) // 4 * 4 + 4 + (4 if second_index % 4 == 3 else 0))
+    if call == "second":
+        return (StoeckCall(second_seat, second_index),), end
+    if call == "first":
+        return (StoeckCall(first_seat, first_index),), end
+    if call == "late":
+        if second_index == 35:
+            raise ScenarioError("a call after the last card of the round cannot be late")
+        return (StoeckCall(second_seat, second_index + 1),), end
+    if call == "prompted":
+        return (StoeckCall(second_seat, second_index, prompted=True),), end
+    if call == "pending":
+        if second_index == 35:
+            # The round is complete then, and an uncalled Stöck is lost (R6.4a).
+            raise ScenarioError("the last card of the round leaves nothing pending")
+        return (), second_index + 1
+    if call == "not-yet":
+        return (), min(second_index, first_index // 4 * 4 + 4)
+    return (), end
+
+
 @lru_cache(maxsize=512)
 def stoeck_scenario(
     contract: str,
@@ -161,28 +190,7 @@ def stoeck_scenario(
     else:
         raise ScenarioError("no legal round puts the cards in those tricks; try other tricks")
     plays, first_index, second_index = played
-    calls: tuple[StoeckCall, ...] = ()
-    # The excerpt runs to the end of the trick after the deadline, so the deadline
-    # has visibly passed; "pending" and "not-yet" stop earlier on purpose.
-    end = min(36, (second_index + 1) // 4 * 4 + 4 + (4 if second_index % 4 == 3 else 0))
-    if call == "second":
-        calls = (StoeckCall(holder, second_index),)
-    elif call == "first":
-        calls = (StoeckCall(holder, first_index),)
-    elif call == "late":
-        if second_index == 35:
-            raise ScenarioError("a call after the last card of the round cannot be late")
-        calls = (StoeckCall(holder, second_index + 1),)
-        end = max(end, min(36, (second_index + 1) // 4 * 4 + 4))
-    elif call == "prompted":
-        calls = (StoeckCall(holder, second_index, prompted=True),)
-    elif call == "pending":
-        if second_index == 35:
-            # The round is complete then, and an uncalled Stöck is lost (R6.4a).
-            raise ScenarioError("the last card of the round leaves nothing pending")
-        end = second_index + 1
-    elif call == "not-yet":
-        end = min(second_index, first_index // 4 * 4 + 4)
+    calls, end = _excerpt(call, holder, first_index, holder, second_index)
     hands_t = tuple(tuple(sorted(h)) for h in hands)
     plays_t = tuple(plays[:end])
     result = check_stoeck(hands_t, contract_, plays_t, calls, rules)
@@ -440,18 +448,7 @@ def pair_scenario(
     plays, indices = played
     first_index, second_index = indices[order[0]], indices[order[1]]
     first_seat, second_seat = plays[first_index][0], plays[second_index][0]
-    end = min(36, (second_index + 1) // 4 * 4 + 4 + (4 if second_index % 4 == 3 else 0))
-    calls: tuple[StoeckCall, ...] = ()
-    if call == "second":
-        calls = (StoeckCall(second_seat, second_index),)
-    elif call == "first":
-        calls = (StoeckCall(first_seat, first_index),)
-    elif call == "late":
-        if second_index == 35:
-            raise ScenarioError("a call after the last card of the round cannot be late")
-        calls = (StoeckCall(second_seat, second_index + 1),)
-    elif call == "prompted":
-        calls = (StoeckCall(second_seat, second_index, prompted=True),)
+    calls, end = _excerpt(call, first_seat, first_index, second_seat, second_index)
     hands_t = tuple(tuple(sorted(h)) for h in hands)
     plays_t = tuple(plays[:end])
     result = check_stoeck(hands_t, contract_, plays_t, calls, rules)
