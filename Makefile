@@ -60,3 +60,17 @@ messages: install-dev
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis .ruff_cache
+
+# Web benchmark and fault test (docs/performance.md): gunicorn on 127.0.0.1:8100 and up
+# with production settings, 50 simulated learners, a fresh database each run: SQLite,
+# then PostgreSQL when DATABASE_URL is set. BENCH_ARGS adds options (e.g. --quick).
+BENCH_ARGS ?=
+bench: install
+	@status=0; \
+	$(BIN)/python -m tutor.benchmarks.web --db sqlite --faults $(BENCH_ARGS) || status=1; \
+	if [ -n "$$DATABASE_URL" ]; then \
+		$(BIN)/python -m tutor.benchmarks.web --db postgres --faults $(BENCH_ARGS) || status=1; \
+	else \
+		echo "DATABASE_URL is not set: the PostgreSQL run is skipped."; \
+	fi; \
+	exit $$status
