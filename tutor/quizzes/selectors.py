@@ -24,7 +24,7 @@ def quiz_of(learner: User, quiz_id: int) -> Quiz:
 
 def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
     question = (
-        QuizQuestion.objects.select_related("quiz")
+        QuizQuestion.objects.select_related("quiz", "quiz__assignment")
         .filter(quiz_id=quiz_id, quiz__learner=learner, position=position)
         .first()
     )

@@ -133,7 +133,9 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         quiz = question.quiz
         if not QuizQuestion.objects.filter(quiz=quiz, answered_at__isnull=True).exists():
             Quiz.objects.filter(pk=quiz.pk, completed_at__isnull=True).update(completed_at=now)
-    question.refresh_from_db()
+    # The row now holds exactly this; setting it here spares a query and keeps the
+    # cached quiz and assignment on the object.
+    question.answered_choice, question.correct, question.answered_at = choice, correct, now
     return AnswerOutcome(question=question, correct=correct, mastery=state.mastery)
 
 

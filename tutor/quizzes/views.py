@@ -82,6 +82,7 @@ def answer(request: HttpRequest, quiz_id: int, position: int) -> HttpResponse:
                 learner=request.user, question=question, choice=form.cleaned_data["choice"]
             )
         except services.AlreadyAnswered:
+            question.refresh_from_db(fields=["answered_choice", "correct", "answered_at"])
             error, status = (
                 _("You have answered this question already; your first answer counts."),
                 409,
@@ -93,7 +94,6 @@ def answer(request: HttpRequest, quiz_id: int, position: int) -> HttpResponse:
             )
         except services.AttemptClosed as closed:
             error, status = str(closed), 409
-        question.refresh_from_db()
     if request.htmx:
         context = _question_context(request, question, error=error)
         return render(request, "quizzes/question.html#question-card", context, status=status)

@@ -1,22 +1,64 @@
 """``{% card c %}`` and ``{% hand cards %}``: the one way cards are drawn on the site.
 
-Both take ``rules_core.Card`` objects or codes. ``marked`` is a collection of cards
-to highlight (for example the cards of a meld); highlighted cards are raised and
-outlined, and named as such for screen readers, so colour is never the only sign.
+Both take ``rules_core.Card`` objects or codes. ``marked`` highlights cards (for example
+the cards of a meld); highlighted cards are raised and outlined, and named as such for
+screen readers, so colour is never the only sign.
+
+A card's markup depends only on the card, the language, the deck and the highlight, so
+it is built once per process and reused: a feedback page can draw seventy cards, and
+rendering each through a template was half the cost of the page (docs/performance.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from django import template
+from django.templatetags.static import static
+from django.utils.html import escape, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from tutor.core.cards import card_view
 from tutor.core.context_processors import current_deck
 
 register = template.Library()
+
+_CARD = (
+    '<span class="card suit-{suit}{marked_class}" role="img" aria-label="{label}{marked_label}"'
+    ' title="{label}" data-card="{code}"><svg viewBox="0 0 64 92" aria-hidden="true"'
+    ' focusable="false"><rect class="card-face" x="1.5" y="1.5" width="61" height="89" rx="6"/>'
+    '<text class="card-index" x="6" y="20">{index}</text>'
+    '<use href="{sprite}#{symbol}" x="38" y="6" width="20" height="20"/>'
+    '<use href="{sprite}#{symbol}" x="10" y="34" width="44" height="44"/>'
+    '<text class="card-index card-index--foot" x="58" y="86" text-anchor="end">{index}</text>'
+    "</svg></span>"
+)
+
+
+@cache
+def _sprite() -> str:
+    return static("cards/suits.svg")
+
+
+@cache
+def card_html(code: str, lang: str, deck: str, marked: bool) -> SafeString:
+    view = card_view(code, lang, deck)
+    return mark_safe(  # noqa: S308 - every value below is escaped
+        _CARD.format(
+            suit=escape(view.suit),
+            marked_class=" card--marked" if marked else "",
+            label=escape(view.label),
+            marked_label=escape(f" ({_('highlighted')})") if marked else "",
+            code=escape(view.code),
+            index=escape(view.index),
+            sprite=escape(_sprite()),
+            symbol=escape(view.symbol),
+        )
+    )
 
 
 def _deck(context: template.Context) -> str:
@@ -30,22 +72,24 @@ def _lang() -> str:
     return (get_language() or "de")[:2]
 
 
-@register.inclusion_tag("components/card.html", takes_context=True)
-def card(context: template.Context, card: Any, marked: bool = False) -> dict[str, Any]:
-    return {"c": card_view(card, _lang(), _deck(context)), "marked": marked}
+@register.simple_tag(takes_context=True)
+def card(context: template.Context, card: Any, marked: bool = False) -> SafeString:
+    return card_html(str(card), _lang(), _deck(context), bool(marked))
 
 
-@register.inclusion_tag("components/hand.html", takes_context=True)
+@register.simple_tag(takes_context=True)
 def hand(
     context: template.Context,
     cards: Iterable[Any],
     marked: Iterable[Any] = (),
     label: str = "",
-) -> dict[str, Any]:
+) -> SafeString:
     lang, deck = _lang(), _deck(context)
     marked_codes = {str(c) for c in marked or ()}
-    views = [card_view(c, lang, deck) for c in cards]
-    return {
-        "cards": [(v, v.code in marked_codes) for v in views],
-        "label": label,
-    }
+    items = format_html_join(
+        "",
+        "<li>{}</li>",
+        ((card_html(str(c), lang, deck, str(c) in marked_codes),) for c in cards),
+    )
+    label_attr = f' aria-label="{escape(label)}"' if label else ""
+    return mark_safe(f'<ul class="hand"{label_attr}>{items}</ul>')  # noqa: S308 - escaped
