@@ -148,6 +148,31 @@ def _excerpt(
     return (), end
 
 
+def _judged(
+    contract: Contract,
+    hands: list[list[Card]],
+    plays: list[tuple[int, Card]],
+    calls: tuple[StoeckCall, ...],
+    holder: int | None,
+    first_index: int,
+    second_index: int,
+    rules: RuleSet,
+) -> StoeckScenario:
+    """The excerpt as a scenario, with rules_core's verdict on it."""
+    hands_t = tuple(tuple(sorted(h)) for h in hands)
+    plays_t = tuple(plays)
+    return StoeckScenario(
+        contract=contract,
+        hands=hands_t,
+        plays=plays_t,
+        calls=calls,
+        holder=holder,
+        first_index=first_index,
+        second_index=second_index,
+        result=check_stoeck(hands_t, contract, plays_t, calls, rules),
+    )
+
+
 @lru_cache(maxsize=512)
 def stoeck_scenario(
     contract: str,
@@ -191,19 +216,7 @@ def stoeck_scenario(
         raise ScenarioError("no legal round puts the cards in those tricks; try other tricks")
     plays, first_index, second_index = played
     calls, end = _excerpt(call, holder, first_index, holder, second_index)
-    hands_t = tuple(tuple(sorted(h)) for h in hands)
-    plays_t = tuple(plays[:end])
-    result = check_stoeck(hands_t, contract_, plays_t, calls, rules)
-    return StoeckScenario(
-        contract=contract_,
-        hands=hands_t,
-        plays=plays_t,
-        calls=calls,
-        holder=holder,
-        first_index=first_index,
-        second_index=second_index,
-        result=result,
-    )
+    return _judged(contract_, hands, plays[:end], calls, holder, first_index, second_index, rules)
 
 
 @dataclass(frozen=True)
@@ -449,19 +462,8 @@ def pair_scenario(
     first_index, second_index = indices[order[0]], indices[order[1]]
     first_seat, second_seat = plays[first_index][0], plays[second_index][0]
     calls, end = _excerpt(call, first_seat, first_index, second_seat, second_index)
-    hands_t = tuple(tuple(sorted(h)) for h in hands)
-    plays_t = tuple(plays[:end])
-    result = check_stoeck(hands_t, contract_, plays_t, calls, rules)
-    return StoeckScenario(
-        contract=contract_,
-        hands=hands_t,
-        plays=plays_t,
-        calls=calls,
-        holder=king_seat if king_seat == queen_seat else None,
-        first_index=first_index,
-        second_index=second_index,
-        result=result,
-    )
+    holder = king_seat if king_seat == queen_seat else None
+    return _judged(contract_, hands, plays[:end], calls, holder, first_index, second_index, rules)
 
 
 def _calls_in_time(
