@@ -80,42 +80,17 @@ def _play_round(
     rng: random.Random,
     hands: list[list[Card]],
     contract: Contract,
-    holder: int,
     pair: tuple[Card, Card],
     first_trick: int,
     second_trick: int,
 ) -> tuple[list[tuple[int, Card]], int, int] | None:
-    """Random legal play with the pair at the given tricks; None when impossible."""
-    remaining = [list(h) for h in hands]
-    plays: list[tuple[int, Card]] = []
-    leader = 0
-    indices: dict[Card, int] = {}
+    """Random legal play with the pair, in random order, at the given tricks."""
     order = list(pair)
     rng.shuffle(order)
-    for trick_no in range(1, 10):
-        trick: list[Card] = []
-        seats = [(leader + k) % 4 for k in range(4)]
-        for seat in seats:
-            legal = list(legal_cards(remaining[seat], tuple(trick), contract))
-            if seat == holder:
-                wanted = {first_trick: order[0], second_trick: order[1]}.get(trick_no)
-                if wanted is not None:
-                    if wanted not in legal:
-                        return None
-                    choice = wanted
-                else:
-                    others = [c for c in legal if c not in pair]
-                    if not others:
-                        return None
-                    choice = rng.choice(others)
-            else:
-                choice = rng.choice(legal)
-            remaining[seat].remove(choice)
-            trick.append(choice)
-            if choice in pair:
-                indices[choice] = len(plays)
-            plays.append((seat, choice))
-        leader = seats[trick_winner(tuple(trick), contract)]
+    played = _play_pair(rng, hands, contract, {order[0]: first_trick, order[1]: second_trick})
+    if played is None:
+        return None
+    plays, indices = played
     return plays, indices[order[0]], indices[order[1]]
 
 
@@ -209,7 +184,7 @@ def stoeck_scenario(
     rng = random.Random(seed)
     for _attempt in range(MAX_ATTEMPTS):
         hands = _deal(rng, holder, pair)
-        played = _play_round(rng, hands, contract_, holder, pair, first_trick, second_trick)
+        played = _play_round(rng, hands, contract_, pair, first_trick, second_trick)
         if played is not None:
             break
     else:
