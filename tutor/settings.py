@@ -129,8 +129,33 @@ else:
         }
     }
 
+# Per-process memory caches. "fragments" holds rendered HTML of things that never change
+# once stored (a quiz question, its feedback for the chosen answer, a lesson body for a
+# rule set): nothing there needs invalidating across processes, so no cache server is
+# needed. Keys carry the language and the deck.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "fragments",
+        "TIMEOUT": 3600,
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    },
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
+
+# Argon2id first (Django's recommendation; memory-hard, 100 MiB and t=2 as Django sets
+# it): about half the CPU of PBKDF2's 1,000,000 rounds per login, which matters when a
+# whole class logs in at once. Older PBKDF2 hashes still verify and are rehashed with
+# Argon2 at the next login.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,4 +1,5 @@
 import pytest
+from django.contrib.auth.hashers import check_password, make_password
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
@@ -58,6 +59,23 @@ def test_login_and_logout(client):
     assert client.get(reverse("home")).context["user"] == learner
     client.post(reverse("logout"))
     assert not client.get(reverse("home")).context["user"].is_authenticated
+
+
+def test_passwords_are_stored_with_argon2id(client):
+    response = client.post(reverse("signup"), signup_data())
+    assert response.status_code == 302
+    assert User.objects.get(username="new_pupil").password.startswith("argon2$argon2id$")
+
+
+def test_an_older_pbkdf2_password_still_logs_in_and_is_rehashed(client):
+    user = LearnerFactory()
+    user.password = make_password(PASSWORD, hasher="pbkdf2_sha256")
+    user.save(update_fields=["password"])
+    response = client.post(reverse("login"), {"username": user.username, "password": PASSWORD})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.password.startswith("argon2$argon2id$")
+    assert check_password(PASSWORD, user.password)
 
 
 def test_login_with_wrong_password_shows_form_error(client):
