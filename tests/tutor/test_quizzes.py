@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.core.cache import caches
 from django.urls import reverse
 
 from tests.factories import LearnerFactory, TeacherFactory
@@ -55,6 +56,7 @@ def test_answer_is_not_in_the_page_before_answering(client, learner, quiz, posit
     data["answer"] = wrong
     data["explanation"] = []
     QuizQuestion.objects.filter(pk=question.pk).update(question=data)
+    caches["fragments"].clear()  # render the swapped question afresh, not from the cache
     after = strip_csrf(client.get(q_url(quiz, position)).content.decode())
     assert before == after
     assert "choice--answer" not in before and "feedback" not in before
@@ -191,3 +193,50 @@ def test_practice_page_shows_mastery_per_skill(client, learner):
         reverse("quizzes:practice"), headers={"Accept-Language": "en"}
     ).content.decode()
     assert page.count('role="meter"') == len(KINDS)
+
+
+# --- rendered fragments are cached: the cache must never show the wrong thing ---------
+
+
+def test_cached_question_follows_the_language_and_the_deck(client, learner, quiz):
+    client.force_login(learner)
+    url = q_url(quiz, 0)  # weis_value: a hand of cards
+    german = client.get(url).content.decode()
+    assert "Rosen" in german or "Schellen" in german or "Schilten" in german or "Eicheln" in german
+    client.post(reverse("set_deck"), {"deck": "french"})
+    french = client.get(url).content.decode()
+    assert not any(suit in french for suit in ("Rosen", "Schellen", "Schilten", "Eicheln"))
+    assert any(suit in french for suit in ("Herz", "Karo", "Pik", "Kreuz"))
+    client.post(reverse("set_language"), {"language": "en"})
+    english = client.get(url, headers={"Accept-Language": "en"}).content.decode()
+    assert "What does the player announce?" in english
+    assert "Was meldet" not in english
+
+
+def test_cached_feedback_shows_each_learners_own_answer(client):
+    """Two learners get the same question (same seed); each must see their own choice."""
+    anna, ben = LearnerFactory(), LearnerFactory()
+    quizzes = {
+        who: create_quiz(learner=who, kinds=["ladder_step"], seeds=[7]) for who in (anna, ben)
+    }
+    right, wrong = right_and_wrong(quizzes[anna].questions.get())
+    for who, choice in ((anna, right), (ben, wrong)):
+        client.force_login(who)
+        client.get(q_url(quizzes[who], 0))  # fills the cache with the question's fragments
+        client.post(q_url(quizzes[who], 0, "answer"), {"choice": choice})
+    for who, verdict in ((anna, "feedback--right"), (ben, "feedback--wrong")):
+        client.force_login(who)
+        for _ in range(2):  # the second time from the cache
+            page = client.get(q_url(quizzes[who], 0)).content.decode()
+            assert verdict in page
+            assert page.count("choice--chosen") == 1
+
+
+def test_answering_replaces_the_cached_form_with_the_feedback(client, learner, quiz):
+    client.force_login(learner)
+    before = client.get(q_url(quiz, 3)).content.decode()
+    assert 'name="choice"' in before
+    right, _wrong = right_and_wrong(quiz.questions.get(position=3))
+    client.post(q_url(quiz, 3, "answer"), {"choice": right})
+    after = client.get(q_url(quiz, 3)).content.decode()
+    assert 'name="choice"' not in after and "feedback--right" in after

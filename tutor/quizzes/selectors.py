@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.core.cache import caches
 from django.http import Http404
 from django.utils import timezone
 
@@ -23,14 +24,25 @@ def quiz_of(learner: User, quiz_id: int) -> Quiz:
 
 
 def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
-    question = (
-        QuizQuestion.objects.select_related("quiz", "quiz__assignment")
-        .filter(quiz_id=quiz_id, quiz__learner=learner, position=position)
-        .first()
-    )
-    if question is None:
-        raise Http404("No such question")
-    return question
+    """The learner's own question with its quiz and assignment, in one query."""
+    try:
+        # get(), not first(): (quiz, position) is unique, and first()'s ORDER BY
+        # costs more to compile than the whole query takes to run.
+        return QuizQuestion.objects.select_related("quiz", "quiz__assignment").get(
+            quiz_id=quiz_id, quiz__learner=learner, position=position
+        )
+    except QuizQuestion.DoesNotExist:
+        raise Http404("No such question") from None
+
+
+def question_count(quiz: Quiz) -> int:
+    """How many questions ``quiz`` has; remembered, since a quiz never changes length."""
+    key = f"quiz-length:{quiz.pk}:{quiz.created_at.timestamp()}"
+    count = caches["fragments"].get(key)
+    if count is None:
+        count = quiz.questions.count()
+        caches["fragments"].set(key, count)
+    return count
 
 
 def next_open_question(quiz: Quiz) -> QuizQuestion | None:

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -46,13 +49,17 @@ def quiz(request: HttpRequest, quiz_id: int) -> HttpResponse:
 
 def _question_context(request: HttpRequest, question, **extra) -> dict:
     quiz = question.quiz
-    total = quiz.questions.count()
+    total = selectors.question_count(quiz)
     visible = services.explanations_visible(quiz)
+    revealed = question.answered and visible
+    deck = current_deck(request)
     return {
         "quiz": quiz,
         "question": question,
         "recorded": question.answered and not visible,
-        "view": present(question, reveal=question.answered and visible, deck=current_deck(request)),
+        "revealed": revealed,
+        # Lazy: the template asks for it only where a fragment is not cached yet.
+        "view": SimpleLazyObject(partial(present, question, reveal=revealed, deck=deck)),
         "total": total,
         "number": question.position + 1,
         "is_last": question.position + 1 >= total,
