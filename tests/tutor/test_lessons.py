@@ -99,6 +99,23 @@ def test_live_example_follows_the_rule_set(client, tiny_course, monkeypatch):
     assert "No Weis in this hand." in variant_page
 
 
+def test_cached_lesson_follows_the_deck_and_edits(client, tiny_course):
+    """Lesson HTML is cached; a deck switch or an edited lesson must still show."""
+    load_course(tiny_course)
+    url = reverse("lessons:detail", args=["low-quads"])
+    set_language(client, "de")
+    swiss = client.get(url).content.decode()
+    assert "Rosen" in swiss and "Herz" not in swiss
+    client.post(reverse("set_deck"), {"deck": "french"})
+    french = client.get(url).content.decode()
+    assert "Herz" in french and "Rosen" not in french
+    path = tiny_course / "01-low-quads.de.md"
+    path.write_text(path.read_text().replace("Vier Sechser", "Vier kleine Sechser"))
+    path.write_text(path.read_text().replace("Four sixes count", "Vier Sechser zählen"))
+    load_course(tiny_course)
+    assert "Vier Sechser zählen" in client.get(url).content.decode()
+
+
 def test_load_lessons_is_idempotent_and_picks_up_edits(tiny_course):
     first = load_course(tiny_course)
     assert first.created == ["low-quads"]

@@ -66,3 +66,25 @@ def test_htmx_is_served_locally_with_csrf_header(client):
     assert "/static/django-htmx/" in page or "htmx" in page
     assert "http://" not in page.split("<body")[0] and "https://" not in page.split("<body")[0]
     assert 'hx-headers=\'{"x-csrftoken": "' in page
+
+
+def test_cached_navigation_follows_role_section_and_language(client, learner, teacher):
+    """The header is cached per language, role and section; each must still show."""
+    practice = reverse("quizzes:practice")
+    assert f'href="{practice}"' not in client.get(reverse("home")).content.decode()
+    client.force_login(learner)
+    home = client.get(reverse("home")).content.decode()
+    assert f'href="{practice}"' in home
+    assert f'<a href="{reverse("home")}" aria-current="page">' in home
+    lessons = client.get(reverse("lessons:overview")).content.decode()
+    assert f'<a href="{reverse("lessons:overview")}" aria-current="page">' in lessons
+    assert f'<a href="{reverse("home")}" aria-current="page">' not in lessons
+    dashboard = client.get(reverse("dashboard")).content.decode()
+    assert f'<a href="{reverse("dashboard")}" aria-current="page">' in dashboard
+    assert f'<a href="{reverse("home")}" aria-current="page">' not in dashboard
+    client.force_login(teacher)
+    teacher_home = client.get(reverse("home")).content.decode()
+    assert f'href="{practice}"' not in teacher_home
+    assert f'href="{reverse("classroom:teacher_classes")}"' in teacher_home
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert ">My classes<" in client.get(reverse("home")).content.decode()

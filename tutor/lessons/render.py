@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import markdown
+from django.core.cache import caches
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from rules_core import RulesError
+from tutor.core.context_processors import current_deck
 
+from . import examples
 from .content import split_examples
 from .examples import evaluate
 
@@ -31,6 +36,19 @@ def markdown_to_html(text: str) -> str:
 
 
 def render_body(body: str, *, request: HttpRequest | None = None) -> SafeString:
+    """The lesson's HTML; kept per text, language, deck and rule set, which decide it all."""
+    deck = current_deck(request) if request is not None else "swiss"
+    fingerprint = "|".join((body, get_language() or "", deck, examples.DEFAULT_PRESET))
+    key = "lesson-body:" + hashlib.sha256(fingerprint.encode()).hexdigest()
+    cache = caches["fragments"]
+    html = cache.get(key)
+    if html is None:
+        html = _render_body(body, request=request)
+        cache.set(key, html)
+    return mark_safe(html)  # noqa: S308 - what _render_body built
+
+
+def _render_body(body: str, *, request: HttpRequest | None) -> str:
     html = []
     for part in split_examples(body):
         if isinstance(part, str):
@@ -54,4 +72,4 @@ def render_body(body: str, *, request: HttpRequest | None = None) -> SafeString:
                 request=request,
             )
         )
-    return mark_safe("".join(html))  # noqa: S308 - built from Markdown and our templates
+    return "".join(html)  # built from Markdown and our templates

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import caches
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -259,7 +260,11 @@ def _play_sentence(entry: Any, deck: str) -> dict[str, Any]:
 
 def lessons_for(rule_ids: list[str]) -> list[tuple[str, str]]:
     """(rule, lesson URL) for every tested rule that a lesson teaches."""
-    lessons = list(Lesson.objects.only("slug", "rules"))
+    # The lessons change only when load_lessons runs (at deploy, before the server
+    # starts), so a few minutes of memory is safe.
+    lessons = caches["fragments"].get_or_set(
+        "lessons-rules", lambda: list(Lesson.objects.only("slug", "rules")), 300
+    )
     links = []
     for rule in rule_ids:
         lesson = next((les for les in lessons if rule in les.rules), None)
