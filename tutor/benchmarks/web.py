@@ -9,7 +9,8 @@ database, and runs, in this order:
    two requests at once; a teacher reloads the results page; as many clients as
    there are learners call ``/health/`` at the same pace, in the same run;
 2. the capacity phase: the same number of clients, without pauses, on ``/health/``
-   alone, then the question page alone, then the answer post alone;
+   alone, then the question page alone, the resume redirect alone (the cheapest
+   logged-in request: the ceiling for any page) and the answer post alone;
 3. with ``--faults``: learners work on a second assignment, the whole gunicorn
    process group is SIGKILLed while they answer, gunicorn is started again on the
    same database, and every learner must resume at its first unanswered question;
@@ -582,6 +583,15 @@ class Bench:
                 self.fetch(client, rec, path, QUESTION)
                 n += 1
 
+        def resume(i: int, rec: Recorder, deadline: float) -> None:
+            # The cheapest logged-in request there is (session, user, two small queries,
+            # no template): the ceiling any page of the site can reach against /health/.
+            st = self.states[i]
+            client = st.client.clone()
+            client.recorder = rec
+            while time.monotonic() < deadline:
+                self.fetch(client, rec, f"/practice/{st.practice[0]}/", RESUME)
+
         def answer(i: int, rec: Recorder, deadline: float) -> None:
             st = self.states[i]
             st.client.recorder = rec
@@ -603,6 +613,7 @@ class Bench:
         return [
             self.closed_loop("capacity: /health/ alone", health),
             self.closed_loop("capacity: question page alone", question),
+            self.closed_loop("capacity: resume redirect alone", resume),
             self.closed_loop("capacity: answer post alone", answer),
         ]
 
@@ -853,6 +864,7 @@ def report(
                     HEALTH: "GET  /health/ alone",
                     QUESTION: "GET  question page alone",
                     ANSWER: "POST answer (htmx) alone",
+                    RESUME: "GET  resume redirect alone (floor)",
                 }.get(row["endpoint"], row["endpoint"])
                 cap_rows.append(row)
                 if rec.cpu is not None and row["requests"]:
@@ -885,6 +897,12 @@ def report(
                 f"  {label} throughput >= {RATIO_GOAL:.0%} of /health/: {ratio:.0%} -> "
                 + goal_text(ok, f"{(ratio - RATIO_GOAL) * 100:+.0f} points")
             )
+    floor = cap.get("GET  resume redirect alone (floor)")
+    if base and floor:
+        print(
+            f"    (for scale: the resume redirect, a logged-in request with no template, "
+            f"reaches {floor['rps'] / base['rps']:.0%} of /health/)"
+        )
     if by_name:
         worst = []
         for endpoint in LEARNER_ENDPOINTS:
