@@ -589,8 +589,11 @@ class Bench:
             st = self.states[i]
             client = st.client.clone()
             client.recorder = rec
+            path = f"/practice/{st.practice[0]}/"
             while time.monotonic() < deadline:
-                self.fetch(client, rec, f"/practice/{st.practice[0]}/", RESUME)
+                r = client.get(path, RESUME, expect=(302,))
+                if r.status == 0:
+                    self.no_response(rec, RESUME, path, r)
 
         def answer(i: int, rec: Recorder, deadline: float) -> None:
             st = self.states[i]
