@@ -146,12 +146,12 @@ CACHES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
-# Argon2id first (Django's recommendation; memory-hard, 100 MiB and t=2 as Django sets
-# it): about half the CPU of PBKDF2's 1,000,000 rounds per login, which matters when a
-# whole class logs in at once. Older PBKDF2 hashes still verify and are rehashed with
-# Argon2 at the next login.
+# Argon2id first (Django's recommendation; memory-hard), in one lane so that a login
+# takes one core, not all of them, while a class logs in (see accounts/hashers.py).
+# Older PBKDF2 hashes still verify and are redone with Argon2id at the next login.
 PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    # Verifies Argon2 hashes of any parameters too (e.g. Django's eight lanes).
+    "tutor.accounts.hashers.Argon2idOneLaneHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",

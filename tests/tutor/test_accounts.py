@@ -1,5 +1,5 @@
 import pytest
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import Argon2PasswordHasher, check_password, make_password
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
@@ -64,7 +64,8 @@ def test_login_and_logout(client):
 def test_passwords_are_stored_with_argon2id(client):
     response = client.post(reverse("signup"), signup_data())
     assert response.status_code == 302
-    assert User.objects.get(username="new_pupil").password.startswith("argon2$argon2id$")
+    stored = User.objects.get(username="new_pupil").password
+    assert stored.startswith("argon2$argon2id$v=19$m=102400,t=2,p=1$")
 
 
 def test_an_older_pbkdf2_password_still_logs_in_and_is_rehashed(client):
@@ -74,8 +75,26 @@ def test_an_older_pbkdf2_password_still_logs_in_and_is_rehashed(client):
     response = client.post(reverse("login"), {"username": user.username, "password": PASSWORD})
     assert response.status_code == 302
     user.refresh_from_db()
-    assert user.password.startswith("argon2$argon2id$")
+    assert user.password.startswith("argon2$argon2id$v=19$m=102400,t=2,p=1$")
     assert check_password(PASSWORD, user.password)
+
+
+def test_a_current_hash_is_not_redone_at_login(client):
+    user = LearnerFactory()
+    before = user.password
+    client.post(reverse("login"), {"username": user.username, "password": PASSWORD})
+    user.refresh_from_db()
+    assert user.password == before
+
+
+def test_an_eight_lane_argon2_hash_logs_in_and_is_redone_in_one_lane(client):
+    user = LearnerFactory()
+    user.password = Argon2PasswordHasher().encode(PASSWORD, Argon2PasswordHasher().salt())
+    assert "p=8$" in user.password
+    user.save(update_fields=["password"])
+    client.post(reverse("login"), {"username": user.username, "password": PASSWORD})
+    user.refresh_from_db()
+    assert "p=1$" in user.password and check_password(PASSWORD, user.password)
 
 
 def test_login_with_wrong_password_shows_form_error(client):
