@@ -1,0 +1,155 @@
+"""CPU per request, in one process: ``python -m tutor.benchmarks.inprocess``.
+
+The web benchmark measures the site under gunicorn with fifty clients on the same two
+cores, which is realistic but noisy (runs differ by ±25 %). This probe answers the
+narrower question "what does one request of each kind cost?" in a few seconds, well
+enough to compare two versions of the code: it builds a fresh SQLite database with
+the benchmark's own data (production settings, ``DJANGO_DEBUG=0``), logs one learner
+in with Django's test client and times each endpoint with ``time.process_time``
+(CPU of this process only, so other programs on the machine matter little).
+
+Each question is shown and answered for the first time, as in class; "revisit" shows
+answered questions again (then the cached feedback is used). Prints the median and
+mean CPU ms and the SQL queries of the first and the last request per endpoint. ``--profile NAME``
+adds a cProfile listing for one endpoint.
+
+To compare with an older commit: ``git worktree add /tmp/old <commit>``, then run
+``.venv/bin/python -m tutor.benchmarks.inprocess --root /tmp/old`` and without
+``--root``, alternately, a few times each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ENDPOINTS = (
+    "health",
+    "home",
+    "lesson (cold)",
+    "lesson (warm)",
+    "dashboard",
+    "resume redirect",
+    "question page",
+    "answer post (htmx)",
+    "question revisit",
+)
+
+
+def configure(root: Path, tmp: Path) -> None:
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "tutor.settings",
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": "in-process-probe-" + "x" * 40,
+            "DJANGO_ALLOWED_HOSTS": "testserver",
+            "DJANGO_SECURE_SSL_REDIRECT": "0",
+            "DJANGO_SQLITE_PATH": str(tmp / "probe.sqlite3"),
+        }
+    )
+    os.environ.pop("DATABASE_URL", None)
+    sys.path.insert(0, str(root))
+    os.chdir(root)
+    # `python -m` imported this checkout's `tutor` package already; with --root the
+    # site must come from the other checkout.
+    for name in [m for m in sys.modules if m == "tutor" or m.startswith("tutor.")]:
+        del sys.modules[name]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2])
+    parser.add_argument("-n", type=int, default=50, help="requests per endpoint (max 50)")
+    parser.add_argument("--profile", choices=ENDPOINTS, help="cProfile one endpoint")
+    args = parser.parse_args(argv)
+    n = max(2, min(args.n, 50))
+    tmp = Path(tempfile.mkdtemp(prefix="jass-probe-"))
+    configure(args.root.resolve(), tmp)
+
+    import django
+
+    django.setup()
+    from django.core.cache import caches
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from tutor.accounts.models import User
+    from tutor.benchmarks.data import prepare
+    from tutor.quizzes.models import QuizQuestion
+
+    call_command("collectstatic", interactive=False, verbosity=0)
+    plan = prepare(
+        learners=1, questions=12, fault_questions=0, practice_quizzes=3, collectstatic=False
+    )
+    learner = plan.learners[0]
+    client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    client.force_login(User.objects.get(pk=learner.pk))
+    shown, answered, spare = learner.practice
+    keys = dict(QuizQuestion.objects.filter(quiz_id=answered).values_list("position", "question"))
+    lessons = plan.lessons
+
+    def lesson_cold(i: int):
+        for cache in caches.all():
+            cache.clear()
+        return client.get(f"/lessons/{lessons[i % len(lessons)]}/")
+
+    def answer(i: int):
+        choice = keys[i]["choices"][0]["key"]
+        return client.post(
+            f"/practice/{answered}/q/{i}/answer/",
+            {"choice": choice},
+            headers={"HX-Request": "true", "HX-Target": "question-card"},
+        )
+
+    work: dict[str, Callable[[int], object]] = {
+        "health": lambda i: client.get("/health/"),
+        "home": lambda i: client.get("/"),
+        "lesson (cold)": lesson_cold,
+        "lesson (warm)": lambda i: client.get(f"/lessons/{lessons[i % len(lessons)]}/"),
+        "dashboard": lambda i: client.get("/dashboard/"),
+        "resume redirect": lambda i: client.get(f"/practice/{spare}/"),
+        "question page": lambda i: client.get(f"/practice/{shown}/q/{i}/"),
+        "answer post (htmx)": answer,
+        "question revisit": lambda i: client.get(f"/practice/{answered}/q/{i}/"),
+    }
+    for name in ("health", "home", "dashboard"):  # imports, template compilation
+        work[name](0)
+    print(f"in-process CPU per request, {n} requests each; {args.root}")
+    print(f"  {'endpoint':<22} {'p50 ms':>8} {'mean ms':>8} {'SQL 1st/last':>11} {'status':>7}")
+    profiler = cProfile.Profile()
+    for name in ENDPOINTS:
+        times = []
+        for i in range(n):
+            profiling = name == args.profile
+            with CaptureQueriesContext(connection) as queries:
+                start = time.process_time()
+                if profiling:
+                    profiler.enable()
+                response = work[name](i)
+                if profiling:
+                    profiler.disable()
+                times.append((time.process_time() - start) * 1000)
+            if i == 0:
+                first = (len(queries.captured_queries), response.status_code)
+        last = len(queries.captured_queries)
+        print(
+            f"  {name:<22} {statistics.median(times):8.2f} {statistics.mean(times):8.2f} "
+            f"{f'{first[0]}/{last}':>11} {first[1]:7d}"
+        )
+    if args.profile:
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
