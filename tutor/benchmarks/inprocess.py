@@ -10,8 +10,8 @@ in with Django's test client and times each endpoint with ``time.process_time``
 
 Each question is shown and answered for the first time, as in class; "revisit" shows
 answered questions again (then the cached feedback is used). Prints the median and
-mean CPU ms and the SQL queries of the first and the last request per endpoint. ``--profile NAME``
-adds a cProfile listing for one endpoint.
+mean CPU ms and the SQL queries of the first and the last request per endpoint;
+``--profile NAME`` adds a cProfile listing for one endpoint.
 
 To compare with an older commit: ``git worktree add /tmp/old <commit>``, then run
 ``.venv/bin/python -m tutor.benchmarks.inprocess --root /tmp/old`` and without
@@ -24,6 +24,7 @@ import argparse
 import cProfile
 import os
 import pstats
+import shutil
 import statistics
 import sys
 import tempfile
@@ -72,7 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     n = max(2, min(args.n, 50))
     tmp = Path(tempfile.mkdtemp(prefix="jass-probe-"))
-    configure(args.root.resolve(), tmp)
+    try:
+        configure(args.root.resolve(), tmp)
+        return probe(n, args.root, args.profile)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def probe(n: int, root: Path, profile: str | None) -> int:
 
     import django
 
@@ -124,13 +132,13 @@ def main(argv: list[str] | None = None) -> int:
     }
     for name in ("health", "home", "dashboard"):  # imports, template compilation
         work[name](0)
-    print(f"in-process CPU per request, {n} requests each; {args.root}")
+    print(f"in-process CPU per request, {n} requests each; {root}")
     print(f"  {'endpoint':<22} {'p50 ms':>8} {'mean ms':>8} {'SQL 1st/last':>11} {'status':>7}")
     profiler = cProfile.Profile()
     for name in ENDPOINTS:
         times = []
         for i in range(n):
-            profiling = name == args.profile
+            profiling = name == profile
             with CaptureQueriesContext(connection) as queries:
                 start = time.process_time()
                 if profiling:
@@ -146,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             f"  {name:<22} {statistics.median(times):8.2f} {statistics.mean(times):8.2f} "
             f"{f'{first[0]}/{last}':>11} {first[1]:7d}"
         )
-    if args.profile:
+    if profile:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
     return 0
 
