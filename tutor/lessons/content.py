@@ -34,10 +34,19 @@ class LessonFormatError(ValueError):
 
 
 @dataclass(frozen=True)
+class Expectation:
+    """One ``expect:`` line of an example: what the prose claims, for the engine to check."""
+
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
 class ExampleSpec:
     kind: str
     params: dict[str, str]
     line: int
+    expects: tuple[Expectation, ...] = ()
 
     def where(self, path: str) -> str:
         return f"{path}:{self.line}"
@@ -59,7 +68,12 @@ class LessonFile:
     @property
     def examples(self) -> list[ExampleSpec]:
         return [
-            ExampleSpec(spec.kind, spec.params, spec.line + self.body_offset)
+            ExampleSpec(
+                spec.kind,
+                spec.params,
+                spec.line + self.body_offset,
+                tuple(Expectation(e.text, e.line + self.body_offset) for e in spec.expects),
+            )
             for spec in find_examples(self.body)
         ]
 
@@ -89,17 +103,34 @@ def find_examples(body: str) -> list[ExampleSpec]:
     for match in _EXAMPLE_RE.finditer(body):
         line = body.count("\n", 0, match.start()) + 1
         params: dict[str, str] = {}
+        expects: list[Expectation] = []
         for offset, raw in enumerate(match["body"].splitlines(), start=1):
             if not raw.strip():
                 continue
             key, sep, value = raw.partition(":")
-            if not sep or not key.strip():
+            key = key.strip()
+            if not sep or not key:
                 raise LessonFormatError(
                     f"line {line + offset}: expected 'key: value' in a jass example, got {raw!r}"
                 )
-            params[key.strip()] = value.strip()
-        specs.append(ExampleSpec(kind=match["kind"], params=params, line=line))
+            if key == "expect":
+                expects.append(Expectation(value.strip(), line + offset))
+                continue
+            if key in params:
+                raise LessonFormatError(f"line {line + offset}: {key!r} is given twice")
+            params[key] = value.strip()
+        specs.append(
+            ExampleSpec(kind=match["kind"], params=params, line=line, expects=tuple(expects))
+        )
     return specs
+
+
+def example_spans(body: str) -> list[tuple[int, int, ExampleSpec]]:
+    """Where each example stands in the body: ``(start, end, spec)`` in order."""
+    return [
+        (match.start(), match.end(), spec)
+        for match, spec in zip(_EXAMPLE_RE.finditer(body), find_examples(body), strict=True)
+    ]
 
 
 def split_examples(body: str) -> list[str | ExampleSpec]:
@@ -161,6 +192,11 @@ def parse_lesson_file(path: Path) -> LessonFile:
     return lesson
 
 
+def _same_example(spec: ExampleSpec) -> tuple[object, ...]:
+    params = {k: " ".join(v.split()) for k, v in spec.params.items() if k != "caption"}
+    return spec.kind, params, tuple(" ".join(e.text.split()) for e in spec.expects)
+
+
 def read_course(directory: Path = CONTENT_DIR) -> list[LessonSource]:
     """Every lesson in the directory, both languages, checked for consistency."""
     files: dict[str, dict[str, LessonFile]] = {}
@@ -185,6 +221,14 @@ def read_course(directory: Path = CONTENT_DIR) -> list[LessonSource]:
                 f"lesson {slug!r}: live examples differ between languages "
                 f"({de_kinds} vs {en_kinds})"
             )
+        for de_ex, en_ex in zip(de.examples, en.examples, strict=True):
+            # Both languages must show the same example and claim the same outcome;
+            # only the caption is translated.
+            if _same_example(de_ex) != _same_example(en_ex):
+                raise LessonFormatError(
+                    f"{de.path}:{de_ex.line} and {en.path}:{en_ex.line}: the example's "
+                    "parameters or expect: lines differ between languages (only 'caption' may)"
+                )
         course.append(
             LessonSource(
                 slug=slug, position=de.position, rules=de.rules, sources=de.sources, files=by_lang

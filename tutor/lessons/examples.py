@@ -1,46 +1,65 @@
 """Live examples in lessons: a fenced ``jass KIND`` block, evaluated by the rules core
 every time the page renders, so a lesson can never contradict the engine.
 
+Every number a lesson author types counts as people count: players 1-4 from the
+Vorhand, teams as "team1 team2" pairs (Team 1 = players 1 and 3). The rules core
+counts from 0; the translation happens here, once.
+
 Kinds and keys (card lists are codes separated by spaces; ``contract`` is D H S C,
 obenabe or undenufe; ``rules`` a preset name, default ``default``; ``caption`` free):
 
 - ``cards``: ``cards``
 - ``melds``: ``hand``, ``contract``
-- ``compare``: ``a``, ``a_seat``, ``b``, ``b_seat``, ``contract``
-- ``weis``: ``seat0`` .. ``seat3``, ``contract``
+- ``compare``: ``a``, ``a_player``, ``b``, ``b_player``, ``contract``
+- ``weis``: ``player1`` .. ``player4``, ``contract``
 - ``points``: ``contract``
 - ``legal``: ``hand``, ``trick``, ``contract``
 - ``trick``: ``cards``, ``contract``
-- ``stoeck``: ``contract``, ``holder``, ``first``, ``second``, ``call``
+- ``stoeck``: ``contract``, ``holder`` (1-4), ``first``, ``second`` (trick numbers
+  1-9), ``call``; optional ``order`` (``K-first`` or ``Q-first``) and
+  ``second_position`` (1-4, the second card's place in its trick)
 - ``target``: ``before``, ``weis``, ``stoeck``, ``tricks`` (each "team1 team2"),
   ``target``; or ``decides`` (weis, stoeck, tricks, nobody) and ``seed`` for a
   generated round whose scores before it make that block decide
+- ``round``: ``contract``, ``player1`` .. ``player4`` (nine cards each), ``plays``
+  (the 36 cards in play order, ``|`` between tricks allowed), optional ``calls``
+  (``HQ`` or ``HQ prompted``, comma-separated: a Stöck call right after that card),
+  optional ``before`` ("team1 team2") and ``target``
+
+Any block may carry ``expect:`` lines, which :func:`check_expectations` verifies
+against the evaluated example (see ``EXPECTATIONS`` for the forms per kind), so a
+sentence that states an example's outcome is backed by the engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from rules_core import (
+    DECK,
     Card,
     Contract,
     Meld,
     RulesError,
     RuleSet,
+    StoeckCall,
     card_points,
     compare_melds,
     explain_best_meld,
     legal_cards,
     parse_cards,
+    resolve_target,
     resolve_target_blocks,
     resolve_weis,
+    score_round,
     trick_winner,
 )
 from rules_core.cards import Rank, Suit
 
-from .content import ExampleSpec, LessonFile
+from .content import ExampleSpec, Expectation, LessonFile, example_spans
 
 # Tests swap this to show that lessons follow the rule set (a live example is never
 # typed in by hand).
@@ -49,6 +68,10 @@ DEFAULT_PRESET = "default"
 
 class ExampleError(RulesError):
     """A live example cannot be evaluated; the message says which key is wrong."""
+
+
+class ExpectationError(ExampleError):
+    """An ``expect:`` line does not hold, or prose next to an example is not backed."""
 
 
 @dataclass(frozen=True)
@@ -70,8 +93,8 @@ def _contract(params: dict[str, str], default: str | None = None) -> Contract:
 
 
 def _cards(params: dict[str, str], key: str, *, required: bool = True) -> tuple[Card, ...]:
-    text = params.get(key, "")
-    if not text:
+    text = params.get(key, "").replace("|", " ")
+    if not text.strip():
         if required:
             raise ExampleError(f"needs {key!r}")
         return ()
@@ -87,11 +110,26 @@ def _int(params: dict[str, str], key: str) -> int:
         raise ExampleError(f"{key!r} must be a whole number, not {params[key]!r}") from None
 
 
+def _player(params: dict[str, str], key: str) -> int:
+    """A player number 1-4 as a lesson writes it, as the core's seat 0-3."""
+    number = _int(params, key)
+    if not 1 <= number <= 4:
+        raise ExampleError(f"{key!r} is a player 1-4, not {number}")
+    return number - 1
+
+
 def _pair(params: dict[str, str], key: str) -> tuple[int, int]:
     parts = params.get(key, "0 0").split()
     if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
         raise ExampleError(f"{key!r} must be two whole numbers 'team1 team2'")
     return int(parts[0]), int(parts[1])
+
+
+def _rules_label(rules: RuleSet) -> str:
+    from tutor.weistool.forms import preset_choices
+
+    name = rules.preset_name()
+    return str(dict(preset_choices()).get(name or "", name or ""))
 
 
 def _cards_example(params: dict[str, str]) -> dict[str, Any]:
@@ -119,15 +157,19 @@ def _compare_example(params: dict[str, str]) -> dict[str, Any]:
     a = Meld.of(_cards(params, "a"))
     b = Meld.of(_cards(params, "b"))
     comparison = compare_melds(
-        a, _int(params, "a_seat"), b, _int(params, "b_seat"), contract, rules
+        a, _player(params, "a_player"), b, _player(params, "b_player"), contract, rules
     )
     return {"comparison": comparison, "contract": contract, "rules": rules}
+
+
+def _hands(params: dict[str, str], *, required: bool) -> tuple[tuple[Card, ...], ...]:
+    return tuple(_cards(params, f"player{n}", required=required) for n in range(1, 5))
 
 
 def _weis_example(params: dict[str, str]) -> dict[str, Any]:
     contract = _contract(params)
     rules = _rules(params)
-    hands = tuple(_cards(params, f"seat{seat}", required=False) for seat in range(4))
+    hands = _hands(params, required=False)
     result = resolve_weis(hands, contract, rules)
     return {"hands": hands, "result": result, "contract": contract, "rules": rules}
 
@@ -180,45 +222,123 @@ def _trick_example(params: dict[str, str]) -> dict[str, Any]:
     }
 
 
+_ORDERS = {"K-first": "K", "Q-first": "Q"}
+
+
 def _stoeck_example(params: dict[str, str]) -> dict[str, Any]:
     from tutor.quizzes.scenarios import stoeck_scenario
 
     contract = _contract(params)
+    order = params.get("order")
+    if order is not None and order not in _ORDERS:
+        raise ExampleError(f"'order' is K-first or Q-first, not {order!r}")
+    position = _int(params, "second_position") if "second_position" in params else None
+    if position is not None and not 1 <= position <= 4:
+        raise ExampleError(f"'second_position' is a place 1-4 in the trick, not {position}")
     scenario = stoeck_scenario(
         contract.code,
-        _int(params, "holder"),
+        _player(params, "holder"),
         _int(params, "first"),
         _int(params, "second"),
         params.get("call", "second"),
         rules=_rules(params),
+        first_rank=_ORDERS[order] if order else None,
+        second_position=position - 1 if position else None,
     )
     return {"scenario": scenario, "contract": contract, "rules": _rules(params)}
+
+
+def _order_text(rules: RuleSet) -> str:
+    from tutor.core.explain import block_label
+
+    return ", ".join(str(block_label(b)) for b in rules.target_order)
 
 
 def _target_example(params: dict[str, str]) -> dict[str, Any]:
     """Either written blocks (``before``, ``weis``, ``stoeck``, ``tricks``, optional
     ``target``) or a generated round (``decides``, optional ``seed``)."""
-    from tutor.core.explain import block_label
     from tutor.quizzes.scenarios import target_scenario
 
     rules = _rules(params)
-    order_text = ", ".join(str(block_label(b)) for b in rules.target_order)
     if "decides" in params:
         seed = _int(params, "seed") if "seed" in params else 0
         scenario = target_scenario(params["decides"], seed, rules)
         return {
             "result": scenario.result,
+            "before": scenario.before,
+            "blocks": scenario.round.blocks,
+            "tricks": [(t.team, t.points) for t in scenario.round.tricks],
             "contract": scenario.round.contract,
             "rules": rules,
-            "order_text": order_text,
+            "order_text": _order_text(rules),
         }
     blocks = [
         {name: _pair(params, name)[team] for name in ("weis", "stoeck", "tricks")}
         for team in (0, 1)
     ]
     target = _int(params, "target") if "target" in params else rules.target
-    result = resolve_target_blocks(_pair(params, "before"), blocks, target, rules)
-    return {"result": result, "contract": None, "rules": rules, "order_text": order_text}
+    before = _pair(params, "before")
+    result = resolve_target_blocks(before, blocks, target, rules)
+    return {
+        "result": result,
+        "before": before,
+        "blocks": blocks,
+        "tricks": None,
+        "contract": None,
+        "rules": rules,
+        "order_text": _order_text(rules),
+    }
+
+
+def _plays_by_seat(
+    hands: tuple[tuple[Card, ...], ...], cards: tuple[Card, ...]
+) -> list[tuple[int, Card]]:
+    owner = {card: seat for seat, hand in enumerate(hands) for card in hand}
+    missing = [str(c) for c in cards if c not in owner]
+    if missing:
+        raise ExampleError(f"'plays' has cards no player holds: {' '.join(missing)}")
+    return [(owner[card], card) for card in cards]
+
+
+def _calls(params: dict[str, str], plays: list[tuple[int, Card]]) -> tuple[StoeckCall, ...]:
+    index = {card: i for i, (_seat, card) in enumerate(plays)}
+    calls = []
+    for part in filter(None, (p.strip() for p in params.get("calls", "").split(","))):
+        words = part.split()
+        card = Card.parse(words[0])
+        if card not in index or words[1:] not in ([], ["prompted"]):
+            raise ExampleError(f"'calls': {part!r} is a played card, optionally 'prompted'")
+        seat = plays[index[card]][0]
+        calls.append(StoeckCall(seat, index[card], prompted=len(words) == 2))
+    return tuple(calls)
+
+
+def _round_example(params: dict[str, str]) -> dict[str, Any]:
+    contract = _contract(params)
+    rules = _rules(params)
+    hands = _hands(params, required=True)
+    plays = _plays_by_seat(hands, _cards(params, "plays"))
+    score = score_round(hands, contract, plays, _calls(params, plays), rules)
+    data: dict[str, Any] = {
+        "hands": hands,
+        "contract": contract,
+        "rules": rules,
+        "rules_label": _rules_label(rules),
+        "score": score,
+        "factor": rules.factor(contract),
+        "result": None,
+        "order_text": _order_text(rules),
+    }
+    if "before" in params:
+        before = _pair(params, "before")
+        target = _int(params, "target") if "target" in params else rules.target
+        data.update(
+            before=before,
+            blocks=score.blocks,
+            tricks=[(t.team, t.points) for t in score.tricks],
+            result=resolve_target(before, score, target, rules),
+        )
+    return data
 
 
 EVALUATORS: dict[str, Callable[[dict[str, str]], dict[str, Any]]] = {
@@ -231,6 +351,7 @@ EVALUATORS: dict[str, Callable[[dict[str, str]], dict[str, Any]]] = {
     "trick": _trick_example,
     "stoeck": _stoeck_example,
     "target": _target_example,
+    "round": _round_example,
 }
 
 
@@ -238,15 +359,303 @@ def evaluate(spec: ExampleSpec) -> Evaluated:
     evaluator = EVALUATORS.get(spec.kind)
     if evaluator is None:
         raise ExampleError(f"unknown example kind {spec.kind!r}; use one of {sorted(EVALUATORS)}")
-    return Evaluated(
-        kind=spec.kind, data=evaluator(spec.params), caption=spec.params.get("caption", "")
+    data = evaluator(spec.params)
+    data.setdefault("rules_label", _rules_label(data["rules"]) if "rules" in data else "")
+    return Evaluated(kind=spec.kind, data=data, caption=spec.params.get("caption", ""))
+
+
+# -- expect: lines ---------------------------------------------------------------------
+#
+# Each form is a regular expression over the line (after "expect:") and a function
+# that returns (what the engine says, what the line claims); they must be equal.
+# Numbers are 1-based: "team 1" is the core's team 0, "player 3" its seat 2.
+
+_N = r"(\d+)"
+_TEAM = r"team ([12])"
+_PLAYER = r"player ([1-4])"
+
+
+def _team(text: str) -> int:
+    return int(text) - 1
+
+
+def _best_meld(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    best = d["choice"].best
+    return (best.points if best else "none"), (m[1] if m[1] == "none" else int(m[1]))
+
+
+def _weis_writes(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    result = d["result"]
+    if m[1] == "nobody":
+        return result.team, None
+    team = _team(m[2])
+    return (result.scored if result.team == team else 0), int(m[3])
+
+
+def _stoeck_status(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    result = d["scenario"].result
+    if m[2]:
+        return (result.status, result.reason.value), (m[1], m[2])
+    return result.status, m[1]
+
+
+def _stoeck_team(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    return d["scenario"].result.team, _team(m[1])
+
+
+def _target_winner(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    result = d["result"]
+    if result is None:
+        raise ExpectationError("this example has no target (give 'before')")
+    if m[1] == "nobody":
+        return result.team, None
+    trick = result.trick + 1 if m[4] and result.trick is not None else None
+    return (result.team, result.block, trick), (_team(m[2]), m[3], int(m[4]) if m[4] else None)
+
+
+def _reaches(d: dict[str, Any], team: int) -> tuple[str, int | None]:
+    """Where ``team`` alone reaches the target, counting its own points in order."""
+    result = d["result"]
+    if result is None:
+        raise ExpectationError("this example has no target (give 'before')")
+    total = d["before"][team]
+    for block in d["rules"].target_order:
+        if block == "tricks" and d.get("tricks") is not None:
+            for index, (winner, points) in enumerate(d["tricks"]):
+                total += points if winner == team else 0
+                if total >= result.target:
+                    return "tricks", index + 1
+            continue
+        total += d["blocks"][team][block]
+        if total >= result.target:
+            return block, None
+    return "never", None
+
+
+def _target_reaches(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    block, trick = _reaches(d, _team(m[1]))
+    claimed_trick = int(m[3]) if m[3] else None
+    return (block, trick if claimed_trick is not None else None), (m[2], claimed_trick)
+
+
+def _totals(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    if d.get("result") is None:
+        raise ExpectationError("this example has no target (give 'before')")
+    return tuple(d["result"].totals), (int(m[1]), int(m[2]))
+
+
+def _round_blocks(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    blocks = d["score"].blocks[_team(m[1])]
+    pairs = re.findall(r"(weis|stoeck|tricks) (\d+)", m[2])
+    if not pairs or " ".join(f"{k} {v}" for k, v in pairs) != m[2].strip():
+        raise ExpectationError("'blocks team N' takes pairs like 'weis 50 stoeck 20 tricks 137'")
+    return [blocks[k] for k, _ in pairs], [int(v) for _, v in pairs]
+
+
+def _round_trick(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    number = int(m[1])
+    if not 1 <= number <= 9:
+        raise ExpectationError("a round has tricks 1-9")
+    trick = d["score"].tricks[number - 1]
+    actual, claimed = [], []
+    if m[2]:
+        actual.append(trick.winner)
+        claimed.append(int(m[2]) - 1)
+    if m[3]:
+        actual.append(trick.points)
+        claimed.append(int(m[3]))
+    return actual, claimed
+
+
+_TARGET_FORMS: list[tuple[str, Callable[[dict[str, Any], re.Match[str]], tuple[Any, Any]]]] = [
+    (rf"target (nobody|{_TEAM} (weis|stoeck|tricks)(?: trick {_N})?)", _target_winner),
+    (rf"reaches {_TEAM} (weis|stoeck|tricks|never)(?: trick {_N})?", _target_reaches),
+    (rf"totals {_N} {_N}", _totals),
+]
+
+EXPECTATIONS: dict[
+    str, list[tuple[str, Callable[[dict[str, Any], re.Match[str]], tuple[Any, Any]]]]
+] = {
+    "melds": [
+        (r"best (none|\d+)", _best_meld),
+        (rf"count {_N}", lambda d, m: (len(d["choice"].melds), int(m[1]))),
+    ],
+    "compare": [
+        (r"winner (a|b)", lambda d, m: (d["comparison"].winner, "ab".index(m[1]))),
+        (r"step ([1-5])", lambda d, m: (d["comparison"].step.number, int(m[1]))),
+    ],
+    "weis": [
+        (rf"writes (nobody|{_TEAM} {_N})", _weis_writes),
+        (
+            r"step (none|[1-5])",
+            lambda d, m: (
+                d["result"].step.number if d["result"].step else "none",
+                m[1] if m[1] == "none" else int(m[1]),
+            ),
+        ),
+        (rf"best {_PLAYER}", lambda d, m: (d["result"].best_seat, int(m[1]) - 1)),
+    ],
+    "points": [
+        (
+            rf"total {_N}",
+            lambda d, m: (sum(card_points(c, d["contract"]) for c in DECK), int(m[1])),
+        ),
+        (
+            rf"card (\S+) {_N}",
+            lambda d, m: (card_points(Card.parse(m[1]), d["contract"]), int(m[2])),
+        ),
+    ],
+    "legal": [
+        (
+            r"legal((?: \S+)+)",
+            lambda d, m: (set(d["legal"]), set(parse_cards(m[1]))),
+        ),
+    ],
+    "trick": [
+        (r"winner card ([1-4])", lambda d, m: (d["winner"], int(m[1]) - 1)),
+        (rf"points {_N}", lambda d, m: (d["points"], int(m[1]))),
+    ],
+    "stoeck": [
+        (r"stoeck (none|pending|scored|lost)(?: ([a-z_]+))?", _stoeck_status),
+        (rf"{_TEAM}", _stoeck_team),
+    ],
+    "target": _TARGET_FORMS,
+    "round": [
+        (rf"blocks {_TEAM}((?: (?:weis|stoeck|tricks) \d+)+)", _round_blocks),
+        (rf"trick {_N}(?: winner {_PLAYER})?(?: points {_N})?", _round_trick),
+        (
+            rf"match (nobody|{_TEAM})",
+            lambda d, m: (d["score"].match, None if m[1] == "nobody" else _team(m[2])),
+        ),
+        (rf"total {_TEAM} {_N}", lambda d, m: (d["score"].totals[_team(m[1])], int(m[2]))),
+        *_TARGET_FORMS,
+    ],
+}
+
+
+def _show(value: Any) -> str:
+    """A value as the lesson writer would type it (1-based teams and players)."""
+    if isinstance(value, set):
+        return " ".join(sorted(str(c) for c in value))
+    return str(value)
+
+
+def check_expectation(kind: str, data: dict[str, Any], expectation: Expectation) -> None:
+    """Raise :class:`ExpectationError` unless the engine's result agrees with the line."""
+    text = " ".join(expectation.text.split())
+    for pattern, judge in EXPECTATIONS.get(kind, []):
+        match = re.fullmatch(pattern, text)
+        if match:
+            actual, claimed = judge(data, match)
+            if actual != claimed:
+                raise ExpectationError(
+                    f"line {expectation.line}: expect: {text!r} does not hold; the engine "
+                    f"gives {_show(actual)!r} where the line claims {_show(claimed)!r} "
+                    "(teams and players in the engine's answer count from 0)"
+                )
+            return
+    forms = ", ".join(p for p, _ in EXPECTATIONS.get(kind, [])) or "none"
+    raise ExpectationError(
+        f"line {expectation.line}: expect: {text!r} is not a form a {kind} example knows "
+        f"(forms: {forms})"
     )
 
 
+# -- prose next to an example ----------------------------------------------------------
+
+# "Team 1 (players 1 and 3)" names a team; the parenthesis only describes it.
+_TEAM_GLOSS = re.compile(r"\((?:players?|Spieler)\s+[1-4]\s+(?:and|und)\s+[1-4]\)")
+_TEAM_MENTION = re.compile(r"\b(?:Team|team|Teams|teams)\s+([12])\b")
+_PLAYER_MENTION = re.compile(
+    r"\b(?:[Pp]layers?|Spieler[ns]?)\s+([1-4])(?:\s*(?:,|and|und|or|oder)\s*([1-4]))?\b"
+)
+
+
+def mentions(text: str) -> tuple[set[int], set[int]]:
+    """Team and player numbers (1-based, as written) that a stretch of prose names.
+
+    >>> mentions("Team 2 (players 2 and 4) writes nothing; player 3 wins.")
+    ({2}, {3})
+    """
+    text = _TEAM_GLOSS.sub("", text)
+    teams = {int(m[1]) for m in _TEAM_MENTION.finditer(text)}
+    players = {int(n) for m in _PLAYER_MENTION.finditer(text) for n in m.groups() if n}
+    return teams, players
+
+
+def _backing(spec: ExampleSpec) -> tuple[set[int], set[int]]:
+    """Teams and players an example's expect lines (and, for players, its
+    parameters: who holds which hand) speak about."""
+    lines = " ".join(e.text for e in spec.expects)
+    teams = {int(n) for n in re.findall(r"\bteam ([12])\b", lines)}
+    players = {int(n) for n in re.findall(r"\bplayer ([1-4])\b", lines)}
+    for key in ("holder", "a_player", "b_player"):
+        if spec.params.get(key, "").isdigit():
+            players.add(int(spec.params[key]))
+    players |= {n for n in range(1, 5) if spec.params.get(f"player{n}", "").strip()}
+    return teams, players
+
+
+def _neighbourhoods(body: str) -> Iterable[tuple[str, list[ExampleSpec], int]]:
+    """Each stretch of prose with the examples next to it, and its first body line.
+
+    Prose is next to an example when no heading and no other example stands
+    between them; a stretch between two examples is next to both.
+    """
+    spans = example_spans(body)
+    bounds = [0, *(pos for start, end, _ in spans for pos in (start, end)), len(body)]
+    for k in range(len(spans) + 1):
+        start, end = bounds[2 * k], bounds[2 * k + 1]
+        text = body[start:end]
+        cuts = [0, *(h.start() for h in re.finditer(r"(?m)^#{1,6} ", text)), len(text)]
+        pieces = list(zip(cuts, cuts[1:], strict=False))
+        for i, (a, b) in enumerate(pieces):
+            near = []
+            if i == 0 and k > 0:
+                near.append(spans[k - 1][2])
+            if i == len(pieces) - 1 and k < len(spans):
+                near.append(spans[k][2])
+            if near:
+                yield text[a:b], near, body.count("\n", 0, start + a) + 1
+
+
+def check_prose(lesson: LessonFile) -> None:
+    """Every team or player named by number next to an example is backed by one of
+    the expect lines of the examples beside it (or, for a player, by its hand)."""
+    for chunk, near, line in _neighbourhoods(lesson.body):
+        teams, players = mentions(chunk)
+        if not teams and not players:
+            continue
+        backed_teams: set[int] = set()
+        backed_players: set[int] = set()
+        for spec in near:
+            t, p = _backing(spec)
+            backed_teams |= t
+            backed_players |= p
+        missing = [f"Team {n}" for n in sorted(teams - backed_teams)]
+        missing += [f"player {n}" for n in sorted(players - backed_players)]
+        if missing:
+            where = ", ".join(f"line {spec.line + lesson.body_offset}" for spec in near)
+            raise ExpectationError(
+                f"{lesson.path}:{line + lesson.body_offset}: the prose names "
+                f"{', '.join(missing)} next to the example at {where}, but no expect: line "
+                "there says anything about them"
+            )
+
+
 def check_examples(lesson: LessonFile) -> None:
-    """Evaluate every example of a lesson file; raise with file and line on the first error."""
+    """Evaluate every example of a lesson file and its expect lines, and check the
+    prose beside the examples; raise with file and line on the first error."""
     for spec in lesson.examples:
         try:
-            evaluate(spec)
+            evaluated = evaluate(spec)
+            for expectation in spec.expects:
+                check_expectation(spec.kind, evaluated.data, expectation)
         except RulesError as error:
             raise ExampleError(f"{spec.where(lesson.path)}: jass {spec.kind}: {error}") from None
+    check_prose(lesson)
+
+
+def all_expectations(lessons: Iterable[LessonFile]) -> int:
+    """How many expect lines the lessons carry (for the loader's report)."""
+    return sum(len(spec.expects) for lesson in lessons for spec in lesson.examples)

@@ -7,10 +7,11 @@ from pathlib import Path
 
 from django.db import transaction
 
+from rules_core import RulesError
 from tutor.accounts.models import User
 
-from .content import CONTENT_DIR, read_course
-from .examples import check_examples
+from .content import CONTENT_DIR, LessonSource, read_course
+from .examples import ExampleError, all_expectations, check_examples
 from .models import Lesson, LessonRead, LessonText
 
 
@@ -22,16 +23,41 @@ class LoadReport:
     deleted: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class CourseCheck:
+    lessons: int
+    examples: int
+    expectations: int
+
+
+def check_course(directory: Path = CONTENT_DIR) -> tuple[list[LessonSource], CourseCheck]:
+    """Read every lesson file and evaluate every example and every ``expect:`` line.
+
+    Raises :class:`ExampleError` naming every failing file and line (all of them, so
+    an author fixes a lesson in one pass), and writes nothing.
+    """
+    course = read_course(directory)
+    errors = []
+    files = [f for lesson in course for f in lesson.files.values()]
+    for lesson_file in files:
+        try:
+            check_examples(lesson_file)
+        except RulesError as error:
+            errors.append(str(error))
+    if errors:
+        raise ExampleError("\n".join(errors))
+    examples = sum(len(f.examples) for f in files)
+    return course, CourseCheck(len(course), examples, all_expectations(files))
+
+
 def load_course(directory: Path = CONTENT_DIR) -> LoadReport:
     """Make the database match the lesson files; nothing is written if any file is bad.
 
-    Every live example is evaluated first, so a typo in a card code stops the load
-    with the file and line instead of breaking a page later.
+    Every live example and every ``expect:`` line is checked first, so a typo in a card
+    code or a sentence that contradicts its example stops the load with the file and
+    line instead of reaching a page.
     """
-    course = read_course(directory)
-    for lesson in course:
-        for lesson_file in lesson.files.values():
-            check_examples(lesson_file)
+    course, _ = check_course(directory)
     report = LoadReport()
     with transaction.atomic():
         existing = {lesson.slug: lesson for lesson in Lesson.objects.all()}

@@ -157,8 +157,15 @@ def stoeck_scenario(
     call: str,
     seed: int = 0,
     rules: RuleSet | None = None,
+    *,
+    first_rank: str | None = None,
+    second_position: int | None = None,
 ) -> StoeckScenario:
     """A round excerpt where ``holder`` plays trump K/Q in the given tricks (1-9).
+
+    ``first_rank`` (``"K"`` or ``"Q"``) fixes which of the two the holder plays
+    first (else the seed chooses); ``second_position`` (0-3) fixes where the second
+    card falls in its trick (3: the last card of the trick, nobody covers it).
 
     ``call``: ``second`` (said with the second card: valid), ``first`` (said only
     with the first card), ``late`` (said one card after the second), ``prompted``
@@ -180,13 +187,23 @@ def stoeck_scenario(
         raise ScenarioError(f"call must be one of {', '.join(CALLS)}")
     if not (0 <= holder <= 3 and 1 <= first_trick < second_trick <= 9):
         raise ScenarioError("need a seat 0-3 and trick numbers 1 <= first < second <= 9")
+    if first_rank not in (None, "K", "Q"):
+        raise ScenarioError("first_rank must be 'K' or 'Q'")
+    if second_position not in (None, 0, 1, 2, 3):
+        raise ScenarioError("second_position must be 0-3 (the place in the trick)")
     pair = (Card(contract_.trump, Rank.K), Card(contract_.trump, Rank.Q))
     rng = random.Random(seed)
-    for _attempt in range(MAX_ATTEMPTS):
+    for _attempt in range(MAX_ATTEMPTS * 4 if second_position is not None else MAX_ATTEMPTS):
         hands = _deal(rng, holder, pair)
         played = _play_round(rng, hands, contract_, pair, first_trick, second_trick)
-        if played is not None:
-            break
+        if played is None:
+            continue
+        first_card = played[0][played[1]][1]
+        if first_rank is not None and first_card.rank is not Rank[first_rank]:
+            continue
+        if second_position is not None and played[2] % 4 != second_position:
+            continue
+        break
     else:
         raise ScenarioError("no legal round puts the cards in those tricks; try other tricks")
     plays, first_index, second_index = played

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules_core import RulesError
 from tutor.lessons.content import CONTENT_DIR, LessonFormatError
-from tutor.lessons.services import load_course
+from tutor.lessons.services import check_course, load_course
 
 
 class Command(BaseCommand):
@@ -20,9 +20,21 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--directory", type=Path, default=CONTENT_DIR)
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="only check the files (examples and expect: lines); write nothing",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
+            if options["check"]:
+                _, checked = check_course(options["directory"])
+                self.stdout.write(
+                    f"Lessons OK: {checked.lessons} lessons, {checked.examples} live examples, "
+                    f"{checked.expectations} expect: lines hold."
+                )
+                return
             report = load_course(options["directory"])
         except (LessonFormatError, RulesError) as error:
             raise CommandError(f"Lessons not loaded: {error}") from None
