@@ -13,356 +13,383 @@ from django.utils.translation import gettext_lazy
 MISTAKES: dict[str, Promise] = {
     # weis_value: what a player announces (R5.1-R5.4)
     "sum_of_melds": gettext_lazy(
-        "This adds up all the melds. You announce only the value of your best meld (R5.4)."
+        "This answer adds up all the melds in the hand. In fact you announce the value of one meld "
+        "only, your best one, never a sum (R5.4)."
     ),
     "kreuzweis_four_of_a_kind_missed": gettext_lazy(
-        "This misses the four of a kind because one of its cards is already in a sequence. One "
-        "card may belong to a sequence and a four of a kind at the same time (Kreuzweis), so "
-        "both melds count (R5.3)."
+        "This answer leaves out the four of a kind because one of its cards is also in a sequence. "
+        "In fact one card may belong to a sequence and to a four of a kind at the same time "
+        "(Kreuzweis), and both melds count (R5.3)."
     ),
     "kreuzweis_sequence_missed": gettext_lazy(
-        "This misses the sequence because one of its cards is already in a four of a kind. One "
-        "card may belong to a sequence and a four of a kind at the same time (Kreuzweis), so "
-        "both melds count (R5.3)."
+        "This answer leaves out the sequence because one of its cards is also in a four of a kind. "
+        "In fact one card may belong to a sequence and to a four of a kind at the same time "
+        "(Kreuzweis), and both melds count (R5.3)."
     ),
     "low_quads_counted": gettext_lazy(
-        "This counts four 6s, 7s or 8s as 100. In this rule set (the W-EN variant) they score "
-        "nothing (R5.2)."
+        "This answer counts four 6s, 7s or 8s as 100. In fact the rule set of this quiz follows "
+        "W-EN here: four 6s, 7s or 8s are worth nothing (R5.2)."
     ),
     "low_quads_not_counted": gettext_lazy(
-        "This gives four 6s, 7s or 8s no value. In this rule set they are worth 100, like four "
-        "Aces (R5.2)."
+        "This answer assumes that four 6s, 7s or 8s are worth nothing. In fact in the rule set of "
+        "this quiz they are worth 100, like four aces (R5.2)."
     ),
     "gap_in_sequence": gettext_lazy(
-        "This counts cards with a gap as a sequence. A sequence needs three or more cards of "
-        "one suit in a row, with no card missing (R5.1)."
+        "This answer assumes that cards with a gap make a sequence. In fact a sequence is three or "
+        "more cards of one suit in a row, with no card missing (R5.1)."
     ),
     "under_left_out_of_order": gettext_lazy(
-        "This reads 10, Ober, King as a sequence and leaves out the Under. The Under stands "
-        "between the 10 and the Ober, so these cards have a gap (R1.2, R5.1)."
+        "This answer assumes that 10, Ober, king make a sequence, and leaves out the Under. In "
+        "fact the Under stands between the 10 and the Ober, so these three cards have a gap and "
+        "are no sequence (R1.2, R5.1)."
     ),
     "three_of_a_kind_counted": gettext_lazy(
-        "This counts three cards of one rank. Only four of a kind is a meld; three of a kind "
-        "scores nothing (R5.2)."
+        "This answer counts three cards of the same rank as a meld. In fact only four of a kind is "
+        "a meld; three of a kind is worth nothing (R5.2)."
     ),
     "puur_and_nell_fours_swapped": gettext_lazy(
-        "This swaps the values of four Unders and four 9s. Four Unders are worth 200, four 9s "
-        "(Nell) 150 (R5.2)."
+        "This answer swaps the values of four Unders and four 9s. In fact four Unders are worth "
+        "200 and four 9s (Nell) 150 (R5.2)."
     ),
     "every_four_of_a_kind_is_100": gettext_lazy(
-        "This values every four of a kind at 100. Four Unders are worth 200 and four 9s (Nell) "
-        "150 (R5.2)."
+        "This answer assumes that every four of a kind is worth 100. In fact four Unders are worth "
+        "200 and four 9s (Nell) 150 (R5.2)."
     ),
     "four_cards_read_as_sequence": gettext_lazy(
-        "This scores four cards of one rank as a four-card sequence (50). A sequence is cards "
-        "of one suit in a row; four of a kind has its own values (R5.1, R5.2)."
+        "This answer counts four cards of the same rank like a sequence of four cards (50). In "
+        "fact a sequence is cards of one suit in a row; four of a kind has values of its own "
+        "(R5.1, R5.2)."
     ),
     "run_counted_one_card_too_long": gettext_lazy(
-        "This is the value of a sequence one card longer. Count the cards again: 3 cards 20, 4 "
-        "cards 50, 5 cards 100, then 50 more for each further card (R5.1)."
+        "This answer counts the sequence as one card longer than it is. In fact a sequence of 3 "
+        "cards is worth 20, of 4 cards 50, of 5 cards 100, and each further card adds 50 (R5.1)."
     ),
     "run_counted_one_card_too_short": gettext_lazy(
-        "This is the value of a sequence one card shorter. Count the cards again: 3 cards 20, 4"
-        " cards 50, 5 cards 100, then 50 more for each further card (R5.1)."
+        "This answer counts the sequence as one card shorter than it is. In fact a sequence of 3 "
+        "cards is worth 20, of 4 cards 50, of 5 cards 100, and each further card adds 50 (R5.1)."
     ),
     "card_points_counted": gettext_lazy(
-        "This adds up the card points of the meld's cards. A meld is announced at its Weis "
-        "value from the meld table, not at its card points (R5.1, R5.2)."
+        "This answer adds up the card points of the meld's cards. In fact Weis is counted with the "
+        "values of the Weis table (20, 50, 100 …), never with the card points of the cards in it "
+        "(R5.1, R5.2)."
     ),
     "factor_applied_to_announcement": gettext_lazy(
-        "This multiplies the value by the contract's factor. You announce the meld's plain "
-        "value; the factor applies only when the Weis is written (R5.4, R4.5)."
+        "This answer multiplies the meld's value by the contract's factor. In fact you announce "
+        "the plain value; the factor is applied only when the Weis is written (R5.4, R4.5)."
     ),
     # who_writes: which team writes Weis, and how much (R5.5, R5.6, R4.5)
     "team_with_more_points_writes": gettext_lazy(
-        "This gives the Weis to the team whose melds add up to more. The single best meld "
-        "decides, not the sum; only the team holding it writes (R5.5, R5.6)."
+        "This answer assumes that the team whose melds add up to more writes Weis. In fact the "
+        "single best meld decides, not the sum, and only the team holding it writes (R5.5, R5.6)."
     ),
     "losing_team_writes": gettext_lazy(
-        "This gives the Weis to the team whose best meld loses. Compare the two teams' best "
-        "melds; only the team holding the better one writes (R5.5, R5.6)."
+        "This answer lets the team with the weaker best meld write. In fact the two teams' best "
+        "melds are compared, and only the team with the better one writes (R5.5, R5.6)."
     ),
     "both_teams_added": gettext_lazy(
-        "This adds the other team's melds too. Only the team with the single best meld writes, "
-        "and it writes only its own melds (R5.6)."
+        "This answer adds the other team's melds to the writing team's. In fact only the team with "
+        "the single best meld writes, and it writes only its own melds (R5.6)."
     ),
     "best_meld_only": gettext_lazy(
-        "This writes only the best meld. The writing team writes every meld of both partners "
-        "(R5.6)."
+        "This answer writes only the best meld. In fact the team with the best meld writes every "
+        "meld of both partners (R5.6)."
     ),
     "partner_melds_forgotten": gettext_lazy(
-        "This writes only the melds of the player with the best meld. The partner's melds count"
-        " too: the team writes every meld of both partners (R5.6)."
+        "This answer writes only the melds of the player with the best meld. In fact the partner's "
+        "melds count too: the team writes every meld of both partners (R5.6)."
     ),
     "announced_values_only": gettext_lazy(
-        "This writes only the meld each partner announced. A player announces the best meld "
-        "only, but the writing team writes every meld of both partners (R5.4, R5.6)."
+        "This answer writes only the meld each partner announced. In fact a player announces one "
+        "meld only, but the team with the best meld writes every meld of both partners (R5.4, "
+        "R5.6)."
     ),
     "kreuzweis_counted_once": gettext_lazy(
-        "This counts the shared card in only one meld. In a Kreuzweis the card belongs to the "
-        "sequence and to the four of a kind, and both melds are written (R5.3)."
+        "This answer counts the shared card in only one meld. In fact in a Kreuzweis the card "
+        "belongs to the sequence and to the four of a kind, and both melds are written (R5.3)."
     ),
     # undenufe_order_wrong: also ladder_step; either rule set's order can be the slip
     "undenufe_order_wrong": gettext_lazy(
-        "This uses the wrong card order for Undenufe at the high-card step. By default the "
-        "order is reversed there: the meld whose lowest card is lower wins. Only the W-EN "
-        "variant keeps the natural order, where the higher top card wins (R5.5)."
+        "This answer uses the wrong card order for Undenufe at Step 3 (highest card). In fact by "
+        "default the order is turned round there: the meld whose lowest card is lower wins. Only "
+        "the W-EN reading keeps the natural order, where the higher top card wins (R5.5)."
     ),
     # factor_forgotten: also trick points
     "factor_forgotten": gettext_lazy(
-        "This leaves out the contract's factor. Where a factor applies, every written score is "
-        "multiplied by it, Weis and trick points included (R4.5)."
+        "This answer leaves out the contract's factor. In fact, where a factor applies, every "
+        "written score is multiplied by it, Weis and trick points too (R4.5)."
     ),
     "wrong_team_at_tie": gettext_lazy(
-        "This gives the Weis to the wrong team. When the best melds are equal in points, cards "
-        "and top card, a sequence in trump wins; failing that, the player who announced first "
-        "(R5.5)."
+        "This answer lets the wrong team write when the best melds are equal. In fact, when they "
+        "are equal in points, number of cards and highest card, a sequence in trump wins; if that "
+        "does not decide, the player who announced first wins (R5.5)."
     ),
     "tie_nobody_writes": gettext_lazy(
-        "This lets nobody write. Equal melds still have a winner: a sequence in trump beats one"
-        " outside it, and failing that the player who announced first wins (R5.5)."
+        "This answer assumes that nobody writes when the best melds are equal. In fact equal melds "
+        "still have a winner: a sequence in trump beats one outside it, and otherwise the player "
+        "who announced first wins (R5.5)."
     ),
     # ladder_step: which step of the ladder decides (R5.5)
     "wrong_winner": gettext_lazy(
-        "This names the right step but the wrong winner. Look again at which meld is better at "
-        "that step (R5.5)."
+        "This answer names the right step but the wrong winner. In fact the meld that is better at "
+        "that step wins; look again at which one it is (R5.5)."
     ),
     "later_step_named": gettext_lazy(
-        "This names a later step. The ladder stops at the first step where the two melds "
-        "differ, and that step decides (R5.5)."
+        "This answer names a later step. In fact the ladder stops at the first step where the two "
+        "melds differ, and that step decides (R5.5)."
     ),
     "earlier_step_named": gettext_lazy(
-        "This names an earlier step, where the two melds are still equal. A step decides only "
-        "when the melds differ there; otherwise you go on to the next one (R5.5)."
+        "This answer names an earlier step, where the two melds are still equal. In fact a step "
+        "decides only when the melds differ there; otherwise you go on to the next step (R5.5)."
     ),
     "later_step_and_wrong_winner": gettext_lazy(
-        "This names a later step and the wrong winner. The ladder stops at the first step where"
-        " the melds differ, and the better meld at that step wins (R5.5)."
+        "This answer names a later step and the wrong winner. In fact the ladder stops at the "
+        "first step where the melds differ, and the better meld at that step wins (R5.5)."
     ),
     "earlier_step_and_wrong_winner": gettext_lazy(
-        "This names an earlier step, where the melds are still equal, and the wrong winner. Go "
-        "on to the first step where they differ; the better meld there wins (R5.5)."
+        "This answer names an earlier step, where the melds are still equal, and the wrong winner. "
+        "In fact the first step where the melds differ decides, and the better meld there wins "
+        "(R5.5)."
     ),
     "deciding_step_skipped": gettext_lazy(
-        "This walks past the step that decides. Go through points, cards, high card, trump and "
-        "seat, and stop at the first step where the melds differ (R5.5)."
+        "This answer goes past the step that decides. In fact the steps are checked in order "
+        "(points, number of cards, highest card, trump, who announced first), and the first step "
+        "where the melds differ decides (R5.5)."
     ),
     "more_cards_win_first": gettext_lazy(
-        "This compares the number of cards before the points. The higher value decides first; "
-        "the number of cards counts only at equal points (R5.5)."
+        "This answer compares the number of cards before the points. In fact the higher value "
+        "decides first (Step 1: points); the number of cards counts only when the points are equal "
+        "(R5.5)."
     ),
     "four_of_a_kind_beats_sequence": gettext_lazy(
-        "This lets the four of a kind win. At equal points the meld with more cards wins, so a "
-        "five-card sequence beats a four of a kind worth 100 (R5.5)."
+        "This answer lets the four of a kind win. In fact, when the points are equal, the meld "
+        "with more cards wins, so a sequence of five cards beats a four of a kind worth 100 "
+        "(R5.5)."
     ),
     "trump_before_high_card": gettext_lazy(
-        "This checks the trump suit before the top card. The higher top card (step 3) decides "
-        "before the trump suit (step 4); a sequence in trump wins only when the top cards are "
-        "equal (R5.5)."
+        "This answer looks at trump before the highest card. In fact the higher top card (Step 3) "
+        "decides before trump (Step 4); a sequence in trump wins only when the top cards are equal "
+        "too (R5.5)."
     ),
     "trump_step_forgotten": gettext_lazy(
-        "This skips the trump step and decides by seat. When points, cards and top card are "
-        "equal, a sequence in the trump suit beats one outside it (R5.5)."
+        "This answer skips Step 4 (trump) and decides by who announced first. In fact, when "
+        "points, number of cards and top card are equal, a sequence in the trump suit beats one "
+        "outside it (R5.5)."
     ),
     "later_seat_wins": gettext_lazy(
-        "This gives the tie to the later player. When everything else is equal, the meld of the"
-        " player who announced first wins, counting from Vorhand (R5.5)."
+        "This answer lets the player who announced later win the tie. In fact, when everything "
+        "else is equal, the meld of the player who announced first wins, counting from the Vorhand "
+        "(R5.5)."
     ),
     # stoeck: scored, lost, still possible, or no Stöck (R6.1-R6.5)
     "late_call_counted": gettext_lazy(
-        "This counts a late call. Stöck must be called while playing the second card, before "
-        "the next card is played; a late call loses the 20 points (R6.3, R6.5)."
+        "This answer counts a call that came too late. In fact Stöck must be called together with "
+        "the second card; once the next card lies on it, or the trick is gathered, it is too late "
+        "and the 20 points are lost (R6.3, R6.5)."
     ),
     "prompted_call_counted": gettext_lazy(
-        "This counts a call that came after a partner's reminder. The holder must call Stöck on"
-        " their own; a prompted call does not count (R6.4)."
+        "This answer counts a call that came after a partner's reminder. In fact the holder must "
+        "call Stöck on their own; a call after a reminder does not count (R6.4)."
     ),
     "first_card_call_counted": gettext_lazy(
-        "This counts a call made with the first card. Stöck is called while playing the second "
-        "of the two cards; a call at the first card does not count (R6.2)."
+        "This answer counts a call made with the first card. In fact Stöck is called while playing "
+        "the second of the two cards; a call at the first card does not count (R6.2)."
     ),
     "stoeck_counted_without_call": gettext_lazy(
-        "This counts Stöck just for holding King and Ober of trump. Stöck scores only when the "
-        "holder calls it while playing the second card (R6.2)."
+        "This answer counts Stöck just because one player holds the king and Ober of trump. In "
+        "fact Stöck scores only when the holder calls it while playing the second card (R6.2)."
     ),
     "stoeck_in_no_trump_contract": gettext_lazy(
-        "This treats King and Ober as Stöck in Obenabe or Undenufe. Stöck exists only in a "
-        "trump contract (R6.1)."
+        "This answer assumes that king and Ober are Stöck in Obenabe or Undenufe. In fact Stöck "
+        "exists only when a suit is trump (R6.1)."
     ),
     "split_pair_counted": gettext_lazy(
-        "This treats a King and Ober in two different hands as Stöck. Both cards must be in one"
-        " player's hand; split, even between partners, they are no Stöck (R6.1)."
+        "This answer assumes that a king and an Ober in two different hands are Stöck. In fact "
+        "both cards must be in one player's hand; split between two players, even partners, they "
+        "are no Stöck (R6.1)."
     ),
     "split_pair_read_as_lost": gettext_lazy(
-        "This calls the Stöck lost, but there is none. King and Ober in two different hands are"
-        " never Stöck (R6.1)."
+        "This answer assumes that a Stöck was lost. In fact there is no Stöck at all: a king and "
+        "an Ober in two different hands are never Stöck (R6.1)."
     ),
     "no_trump_read_as_lost": gettext_lazy(
-        "This calls the Stöck lost, but there is none. Obenabe and Undenufe have no trump, so "
-        "there is no Stöck (R6.1)."
+        "This answer assumes that a Stöck was lost. In fact there is no Stöck at all: Obenabe and "
+        "Undenufe have no trump, and without trump there is no Stöck (R6.1)."
     ),
     "deadline_misread": gettext_lazy(
-        "This misreads the deadline. Stöck is called with the second card, at the latest before"
-        " the next card is played: until then it is still possible, afterwards it is too late "
-        "(R6.3, R6.4a)."
+        "This answer misreads the deadline for the call. In fact Stöck must be called together "
+        "with the second card, at the latest before the next player covers it: until then it is "
+        "still possible, after that it is too late (R6.3, R6.4a)."
     ),
     "call_thought_still_open": gettext_lazy(
-        "This treats the Stöck as still open. The holder already called it in time, with the "
-        "second card, so it counts (R6.2, R6.3)."
+        "This answer assumes that the Stöck is still open. In fact it was called in time, with the "
+        "second card, and a Stöck called in time counts (R6.2, R6.3)."
     ),
     "call_thought_too_late": gettext_lazy(
-        "This treats the deadline as passed. The second card is the last card played so far, so"
-        " the holder may still call Stöck (R6.3, R6.4a)."
+        "This answer assumes that the deadline has passed. In fact the second card is the last "
+        "card played so far and its deadline has not passed, so Stöck is still possible (R6.3, "
+        "R6.4a)."
     ),
     "call_belongs_to_first_card": gettext_lazy(
-        "This ties the call to the first card. The call came with the second card, which is "
-        "exactly when Stöck is called (R6.2)."
+        "This answer assumes that the call belongs to the first card. In fact it came with the "
+        "second card, and that is exactly when Stöck is called (R6.2)."
     ),
     "call_expected_at_first_card": gettext_lazy(
-        "This expects the call with the first card. Stöck is called with the second card, which"
-        " has not been played yet, so the Stöck is still possible (R6.2, R6.4a)."
+        "This answer assumes that the call was due with the first card. In fact Stöck is called "
+        "with the second card; that card has not been played yet, so Stöck is still possible "
+        "(R6.2, R6.4a)."
     ),
     "prompt_read_as_late": gettext_lazy(
-        "This reads the call as late. It came in time, with the second card, but after a "
-        "partner's reminder, and a prompted call does not count (R6.4)."
+        "This answer assumes that the call came too late. In fact it came in time, with the second "
+        "card, but after a partner's reminder, and a call after a reminder does not count (R6.4)."
     ),
     "call_overlooked": gettext_lazy(
-        "This overlooks the holder's call. Stöck was called; whether the call counts depends on"
-        " when it came and whether a partner prompted it (R6.2, R6.3, R6.4)."
+        "This answer assumes that nobody called Stöck. In fact the holder did call Stöck; whether "
+        "the call counts depends on when it came and whether a partner's reminder came first "
+        "(R6.2, R6.3, R6.4)."
     ),
     "holder_overlooked": gettext_lazy(
-        "This overlooks the holder. One player holds both King and Ober of trump, so there is a"
-        " Stöck (R6.1)."
+        "This answer assumes that the king and Ober of trump are in two different hands. In fact "
+        "one player holds both, so there is a Stöck (R6.1)."
     ),
     "reason_confused": gettext_lazy(
-        "This is the right verdict, no Stöck, but for the wrong reason. Check both conditions: "
-        "a trump contract, and King and Ober of trump in one hand (R6.1)."
+        "This answer is right that there is no Stöck, but gives the wrong reason. In fact Stöck "
+        "needs both: a suit that is trump, and the king and Ober of trump in one hand; check which "
+        "one is missing (R6.1)."
     ),
     # target: who wins, in which block (R7.1-R7.5)
     "most_points_wins": gettext_lazy(
-        "This picks the team with the most points. A team wins only by reaching the target, and"
-        " if both do, the one that gets there first in the counting order wins (R7.2, R7.3)."
+        "This answer assumes that the team with the most points wins. In fact a team wins by "
+        "reaching the target; if both reach it, the one that gets there first in the counting "
+        "order wins (R7.2, R7.3)."
     ),
     "tricks_counted_first": gettext_lazy(
-        "This counts the tricks first. Tricks are the last block: Weis and Stöck are counted "
-        "before them (R7.3)."
+        "This answer counts the tricks first. In fact the tricks are the last block: Weis and "
+        "Stöck are counted before them (R7.3)."
     ),
     "wrong_block_order": gettext_lazy(
-        "This swaps Weis and Stöck. Count the blocks in the rule set's order: by default Weis, "
-        "then Stöck, then tricks; with the Ausmachregel Stöck comes before Weis (R7.3)."
+        "This answer swaps Weis and Stöck. In fact the blocks count in the rule set's order: by "
+        "default Weis, then Stöck, then tricks; with the Ausmachregel, Stöck comes before Weis "
+        "(R7.3)."
     ),
     "tricks_not_counted_in_order": gettext_lazy(
-        "This counts each team's tricks as one block. Tricks count one by one in the order they"
-        " were won; the trick that first brings a team to the target decides (R7.4)."
+        "This answer counts each team's tricks as one block. In fact the tricks count one by one, "
+        "in the order they were won; the trick that first brings a team to the target decides "
+        "(R7.4)."
     ),
     "target_must_be_exceeded": gettext_lazy(
-        "This requires going past the target. Reaching it is enough: a team with exactly the "
-        "target score wins (R7.2)."
+        "This answer assumes that a team must go past the target. In fact reaching it is enough: a "
+        "team with exactly the target score wins (R7.2)."
     ),
     "later_reacher_wins": gettext_lazy(
-        "This picks the team that reaches the target later in the round. The team that gets "
-        "there first, counting the blocks in order, wins (R7.3)."
+        "This answer picks the team that reaches the target later in the round. In fact the team "
+        "that gets there first wins, counting the blocks in order and the tricks one by one (R7.3, "
+        "R7.4)."
     ),
     "losing_team_weis_counted": gettext_lazy(
-        "This counts the other team's Weis too. Only the team with the single best meld writes "
-        "Weis; the other team writes nothing (R5.6)."
+        "This answer also counts the Weis of the team with the weaker melds. In fact only the team "
+        "with the single best meld writes Weis; the other team writes none (R5.6)."
     ),
     "team_or_block_confused": gettext_lazy(
-        "This team and block do not decide. Count the blocks in order and stop where a team "
-        "first reaches the target; if no team does, nobody wins yet (R7.3, R7.5)."
+        "This answer names a team and a block that do not decide. In fact the blocks are counted "
+        "in order: the team that reaches the target first wins, in that block; if no team reaches "
+        "it, nobody wins yet (R7.3, R7.5)."
     ),
     # trick, legal: which cards may be played (R3.1-R3.5)
     "under_trump_allowed": gettext_lazy(
-        "This allows under-trumping. When a non-trump suit was led and a trump is already in "
-        "the trick, you may not play a lower trump, unless you hold only trumps (R3.3)."
+        "This answer assumes that under-trumping is allowed here. In fact, when a suit other than "
+        "trump was led and a trump is already in the trick, you may not play a lower trump than "
+        "the highest one there, unless you hold only trumps (R3.3)."
     ),
     # plain_order_for_trumps: also trick winner
     "plain_order_for_trumps": gettext_lazy(
-        "This ranks the trumps like a plain suit. In the trump suit the Puur is highest, then "
-        "the Nell, then Ace, King, Ober, 10, 8, 7, 6 (R3.6)."
+        "This answer ranks the trumps like a plain suit. In fact in the trump suit the Puur is "
+        "highest, then the Nell, then ace, king, Ober, 10, 8, 7, 6 (R3.6)."
     ),
     "puur_exception_forgotten": gettext_lazy(
-        "This forces you to play the Puur. When trump is led and the Puur is your only trump, "
-        "you need not play it: any card is allowed (R3.4)."
+        "This answer assumes that you must play the Puur. In fact, when trump is led and the Puur "
+        "is your only trump, you need not play it: any card is allowed (R3.4)."
     ),
     "puur_exception_misapplied": gettext_lazy(
-        "This applies the Puur exception although you hold other trumps. It is only for a Puur "
-        "alone; with any other trump you must play a trump when trump is led (R3.4)."
+        "This answer uses the Puur exception although you hold other trumps. In fact it is only "
+        "for a Puur that is your only trump; with any other trump in hand you must play a trump "
+        "when trump is led (R3.4)."
     ),
     "puur_may_not_be_played": gettext_lazy(
-        "This forbids the Puur. The Puur exception means you need not play it on a trump lead, "
-        "not that you may not; you may still play it (R3.4)."
+        "This answer assumes that you may not play the Puur. In fact the Puur exception means you "
+        "need not play it when trump is led, not that you must not; you may still play it (R3.4)."
     ),
     "only_trumps_exception_forgotten": gettext_lazy(
-        "This forbids a lower trump although you hold only trumps. If every card in your hand "
-        "is a trump, you may play any of them, even below the trump in the trick (R3.3)."
+        "This answer forbids a lower trump although you hold only trumps. In fact, if every card "
+        "in your hand is a trump, you may play any of them, even one below the trump in the trick "
+        "(R3.3)."
     ),
     "only_trumps_exception_forgotten_and_plain_order": gettext_lazy(
-        "This forgets that a hand of only trumps may play any trump, and it ranks the trumps "
-        "like a plain suit. With only trumps in hand every card is allowed; Puur and Nell are "
-        "the highest trumps (R3.3, R3.6)."
+        "This answer forbids a lower trump although you hold only trumps, and it ranks the trumps "
+        "like a plain suit. In fact with only trumps in hand every card is allowed (R3.3), and the "
+        "Puur and the Nell are the highest trumps (R3.6)."
     ),
     "trump_lead_need_not_be_followed": gettext_lazy(
-        "This lets you ignore a trump lead. When trump is led you must play a trump if you have"
-        " one, unless the Puur is your only trump (R3.1, R3.4)."
+        "This answer assumes that you may ignore a trump lead. In fact, when trump is led, you "
+        "must play a trump if you have one, unless the Puur is your only trump (R3.1, R3.4)."
     ),
     "trumping_needs_void": gettext_lazy(
-        "This lets you trump only when you cannot follow suit. You may trump even when you "
-        "could follow suit, as long as you do not under-trump (R3.2, R3.3)."
+        "This answer assumes that you may trump only when you cannot follow suit. In fact you may "
+        "trump even when you could follow suit (R3.2), as long as you do not under-trump (R3.3)."
     ),
     "must_trump_when_void": gettext_lazy(
-        "This makes you trump when you cannot follow suit. There is no duty to trump: if you "
-        "cannot follow suit, you may play any card, as long as you do not under-trump (R3.3, "
-        "R3.5)."
+        "This answer assumes that you must trump when you cannot follow suit. In fact there is no "
+        "duty to trump: if you cannot follow suit, you may play any card, as long as you do not "
+        "under-trump (R3.5, R3.3)."
     ),
     "must_beat_the_trick": gettext_lazy(
-        "This makes you beat the trick. There is no duty to play a higher card; you only have "
-        "to follow suit if you can (R3.1)."
+        "This answer assumes that you must beat the cards in the trick. In fact there is no duty "
+        "to play a higher card; you only have to follow suit if you can (R3.1)."
     ),
     "any_card_allowed": gettext_lazy(
-        "This ignores the duty to follow suit. You must follow the led suit if you can; in a "
-        "trump contract trumping is also allowed (R3.1, R3.2)."
+        "This answer assumes that you need not follow suit. In fact you must follow the led suit "
+        "if you can; when a suit is trump, you may also trump instead (R3.1, R3.2)."
     ),
     # trick, winner: which card wins (R3.6)
     "trump_ignored": gettext_lazy(
-        "This ignores the trumps. A trump beats every card of another suit, so the highest "
-        "trump in the trick wins (R3.6)."
+        "This answer ignores the trumps. In fact a trump beats every card of another suit, so the "
+        "highest trump in the trick wins (R3.6)."
     ),
     "highest_rank_wins": gettext_lazy(
-        "This ignores the suits. Only a trump or a card of the led suit can win; a card of "
-        "another suit never wins, however high (R3.6)."
+        "This answer ignores the suits and picks the highest card. In fact only a trump or a card "
+        "of the led suit can win; a card of another suit never wins, however high (R3.6)."
     ),
     "obenabe_undenufe_swapped": gettext_lazy(
-        "This swaps Obenabe and Undenufe. In Obenabe the Ace is highest; in Undenufe the order "
-        "is turned round and the 6 is highest (R3.6)."
+        "This answer swaps Obenabe and Undenufe. In fact in Obenabe the ace is highest; in "
+        "Undenufe the order is turned round and the 6 is highest (R3.6)."
     ),
     "first_trump_wins": gettext_lazy(
-        "This gives the trick to the first trump played. The highest trump wins, in the order "
-        "Puur, Nell, Ace, King, Ober, 10, 8, 7, 6 (R3.6)."
+        "This answer gives the trick to the first trump played. In fact the highest trump wins, in "
+        "the order Puur, Nell, ace, king, Ober, 10, 8, 7, 6 (R3.6)."
     ),
     # trick, points: what a trick is worth (R4.1-R4.5)
     "last_trick_bonus_forgotten": gettext_lazy(
-        "This leaves out the 5 points for the last trick. The ninth trick earns 5 extra points "
-        "(R4.4)."
+        "This answer leaves out the 5 points for the last trick. In fact the ninth trick earns 5 "
+        "extra points (R4.4)."
     ),
     "last_trick_bonus_added": gettext_lazy(
-        "This adds the 5 for the last trick to another trick. Only the ninth trick earns the "
-        "extra 5 points (R4.4)."
+        "This answer adds the 5 points of the last trick to another trick. In fact only the ninth "
+        "trick earns the 5 extra points (R4.4)."
     ),
     "trump_values_as_plain": gettext_lazy(
-        "This counts the trumps at plain values. In the trump suit the Puur is worth 20 and the"
-        " Nell 14 (R4.1)."
+        "This answer counts the trumps at the values of a plain suit. In fact in the trump suit "
+        "the Puur is worth 20 and the Nell 14 (R4.1)."
     ),
     "plain_values_as_trump": gettext_lazy(
-        "This counts an Under or 9 outside trump like the Puur or Nell. In the other suits the "
-        "Under is worth 2 and the 9 nothing (R4.1)."
+        "This answer counts an Under or a 9 outside trump like the Puur or the Nell. In fact in "
+        "the other suits the Under is worth 2 and the 9 nothing (R4.1)."
     ),
     "obenabe_undenufe_values_swapped": gettext_lazy(
-        "This swaps the Obenabe and Undenufe values. In Obenabe the Ace is worth 11 and the 6 "
-        "nothing; in Undenufe the 6 is worth 11 and the Ace nothing (R4.2, R4.3)."
+        "This answer swaps the Obenabe and Undenufe values. In fact in Obenabe the ace is worth 11 "
+        "and the 6 nothing; in Undenufe the 6 is worth 11 and the ace nothing (R4.2, R4.3)."
     ),
     "eights_not_counted": gettext_lazy(
-        "This gives the 8s no points. In Obenabe and Undenufe every 8 is worth 8 (R4.2, R4.3)."
+        "This answer gives the 8s no points. In fact in Obenabe and Undenufe every 8 is worth 8 "
+        "(R4.2, R4.3)."
     ),
 }
 
