@@ -93,6 +93,14 @@ CASES = [
         "best player 1",
     ),
     ("weis", {"player1": "H6 H8", "contract": "D"}, "writes nobody", "writes team 1 20"),
+    (
+        "weis",
+        {"player1": "H6 H7 H8", "player2": "C6 C7 C8 C9", "contract": "D"},
+        "announces player 2 50",
+        "announces player 1 50",
+    ),
+    ("weis", {"player1": "H6 H7 H8", "contract": "D"}, "holds player 1 H7", "holds player 2 H7"),
+    ("round", ROUND, "stoeck none not_held_by_one_player", "stoeck scored"),
     ("points", {"contract": "obenabe"}, "total 152", "total 157"),
     ("points", {"contract": "H"}, "card HJ 20", "card HJ 2"),
     (
@@ -194,6 +202,26 @@ def test_round_with_target_counts_tricks_in_order():
 def test_unknown_expect_form_names_the_forms():
     with pytest.raises(ExpectationError, match="not a form"):
         _check("trick", {"cards": "DK H8", "contract": "H"}, "writes team 1 20")
+
+
+def test_a_hand_alone_does_not_back_a_sentence_about_its_player(course_copy: Path):
+    _plant(course_copy, "writes 50;", "writes 50, player 2 holds four;", ("en",))
+    with pytest.raises(ExampleError, match="names player 2"):
+        check_course(course_copy)
+    _plant(
+        course_copy,
+        "expect: writes team 1 0",
+        "expect: writes team 1 0\nexpect: announces player 2 50",
+    )
+    check_course(course_copy)
+
+
+def test_a_caption_is_checked_like_prose(course_copy: Path):
+    _plant(course_copy, "caption: Two melds", "caption: Two melds, Team 2 writes", ("en",))
+    check_course(course_copy)
+    _plant(course_copy, "expect: writes team 2 50\n", "")
+    with pytest.raises(ExampleError, match="names Team 2"):
+        check_course(course_copy)
 
 
 def test_players_in_examples_count_from_one():

@@ -59,7 +59,7 @@ from rules_core import (
 )
 from rules_core.cards import Rank, Suit
 
-from .content import ExampleSpec, Expectation, LessonFile, example_spans
+from .content import ExampleSpec, Expectation, LessonFile, example_spans, find_examples
 
 # Tests swap this to show that lessons follow the rule set (a live example is never
 # typed in by hand).
@@ -328,6 +328,9 @@ def _round_example(params: dict[str, str]) -> dict[str, Any]:
         "factor": rules.factor(contract),
         "result": None,
         "order_text": _order_text(rules),
+        "hand_rows": list(zip(hands, score.weis.melds, strict=True)),
+        "weis_written": score.blocks[score.weis.team]["weis"] if score.weis.team is not None else 0,
+        "trick_rows": [(t, list(zip(t.seats, t.cards, strict=True))) for t in score.tricks],
     }
     if "before" in params:
         before = _pair(params, "before")
@@ -390,6 +393,26 @@ def _weis_writes(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
         return result.team, None
     team = _team(m[2])
     return (result.scored if result.team == team else 0), int(m[3])
+
+
+def _holds(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    """Whether a player's hand holds the given cards (a fact the prose may state)."""
+    hand = set(d["hands"][int(m[1]) - 1])
+    cards = set(parse_cards(m[2]))
+    return cards <= hand, True
+
+
+def _round_stoeck(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    result = d["score"].stoeck
+    if m[2]:
+        return (result.status, result.reason.value), (m[1], m[2])
+    return result.status, m[1]
+
+
+def _announces(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
+    """The value of a player's best meld, what they announce (0: nothing to announce)."""
+    melds = d["result"].melds[int(m[1]) - 1]
+    return (melds[0].points if melds else 0), int(m[2])
 
 
 def _stoeck_status(d: dict[str, Any], m: re.Match[str]) -> tuple[Any, Any]:
@@ -494,6 +517,8 @@ EXPECTATIONS: dict[
             ),
         ),
         (rf"best {_PLAYER}", lambda d, m: (d["result"].best_seat, int(m[1]) - 1)),
+        (rf"announces {_PLAYER} {_N}", _announces),
+        (rf"holds {_PLAYER}((?: \S+)+)", _holds),
     ],
     "points": [
         (
@@ -528,6 +553,8 @@ EXPECTATIONS: dict[
             lambda d, m: (d["score"].match, None if m[1] == "nobody" else _team(m[2])),
         ),
         (rf"total {_TEAM} {_N}", lambda d, m: (d["score"].totals[_team(m[1])], int(m[2]))),
+        (r"stoeck (none|pending|scored|lost)(?: ([a-z_]+))?", _round_stoeck),
+        (rf"holds {_PLAYER}((?: \S+)+)", _holds),
         *_TARGET_FORMS,
     ],
 }
@@ -584,15 +611,18 @@ def mentions(text: str) -> tuple[set[int], set[int]]:
 
 
 def _backing(spec: ExampleSpec) -> tuple[set[int], set[int]]:
-    """Teams and players an example's expect lines (and, for players, its
-    parameters: who holds which hand) speak about."""
+    """Teams and players an example's expect lines speak about, and the players its
+    parameters single out (the Stöck holder, the two players compared).
+
+    Holding a hand in a ``weis`` or ``round`` example backs nothing: "player 3 wins"
+    needs ``expect: best player 3``, "player 2 announces fifty" needs
+    ``expect: announces player 2 50``."""
     lines = " ".join(e.text for e in spec.expects)
     teams = {int(n) for n in re.findall(r"\bteam ([12])\b", lines)}
     players = {int(n) for n in re.findall(r"\bplayer ([1-4])\b", lines)}
     for key in ("holder", "a_player", "b_player"):
         if spec.params.get(key, "").isdigit():
             players.add(int(spec.params[key]))
-    players |= {n for n in range(1, 5) if spec.params.get(f"player{n}", "").strip()}
     return teams, players
 
 
@@ -620,9 +650,11 @@ def _neighbourhoods(body: str) -> Iterable[tuple[str, list[ExampleSpec], int]]:
 
 
 def check_prose(lesson: LessonFile) -> None:
-    """Every team or player named by number next to an example is backed by one of
-    the expect lines of the examples beside it (or, for a player, by its hand)."""
-    for chunk, near, line in _neighbourhoods(lesson.body):
+    """Every team or player named by number next to an example, or in its caption, is
+    backed by one of the expect lines of the examples beside it (or, for a player,
+    by its parameters)."""
+    captions = [(s.params.get("caption", ""), [s], s.line) for s in find_examples(lesson.body)]
+    for chunk, near, line in [*_neighbourhoods(lesson.body), *captions]:
         teams, players = mentions(chunk)
         if not teams and not players:
             continue
