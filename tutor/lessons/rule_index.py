@@ -13,7 +13,7 @@ RULE_TITLES: dict[str, Promise] = {
     "R1.1": _("36 cards, four suits of nine"),
     "R1.2": _("Ranks in natural order and card codes"),
     "R1.3": _("Trump names: Puur and Nell"),
-    "R2.1": _("Four players, partners opposite; seats from Vorhand"),
+    "R2.1": _("Four players, partners opposite; players counted from the Vorhand"),
     "R2.2": _("Nine cards each, nine tricks; who is Vorhand"),
     "R2.3": _("Choosing the contract or pushing (schieben)"),
     "R2.4": _("Contracts: Trumpf, Obenabe, Undenufe"),
