@@ -1,27 +1,53 @@
 """Command line referee: ``python -m rules_core <command> ...``.
 
-Cards are codes (``H7``, ``S10``, ``DJ``) or names (``"Rosen Ass"``, ``"queen of
-hearts"``). Four hands are given by seat, forehand first, separated by ``/``
-(quoted or not), or with ``--seat0`` ... ``--seat3``. Plays are the cards in the
-order played; who played each card is read from the hands. A Stöck call is
-``--call SEAT:CARD`` (seat SEAT said "Stöck" right after CARD was played), add
-``:prompted`` when a partner's reminder came first.
+People count from 1 here, as at the table: players 1 to 4 in playing order, player 1
+is the Vorhand (forehand); Team 1 is players 1 and 3, Team 2 players 2 and 4. The
+engine counts seats 0-3 and teams 0/1; this module converts at its edge, in both
+directions (input, text, ``--json`` data and error messages).
+
+Cards are codes (``H7``, ``S10``, ``DJ``) or names (``"Rosen-Ass"``, ``"queen of
+hearts"``). The four hands are given positionally, player 1 first, separated by
+``/`` (``HAND1 / HAND2 / HAND3 / HAND4``, quoted or not), or with ``--player1`` ...
+``--player4``. Plays are the cards in the order played; who played each card is read
+from the hands. A Stöck call is ``--call PLAYER:CARD`` (player PLAYER, 1 to 4, said
+"Stöck" right after CARD was played), add ``:prompted`` when a partner's reminder came
+first.
 
 Commands::
 
     python -m rules_core melds H6 H7 H8 DJ HJ SJ CJ --contract H
     python -m rules_core weis --contract H S10 SJ SQ SK / C6 C7 C8 / DA / DK
-    python -m rules_core weis --contract obenabe --seat0 "CQ CK CA" --seat1 "DQ DK DA"
-    python -m rules_core stoeck HANDS --contract H --plays "HK D6 HJ C6 H6 C7 HQ" --call 0:HQ
-    python -m rules_core score HANDS --contract H --plays "...36 cards..." --call 0:HQ
+    python -m rules_core weis --contract obenabe --player1 "CQ CK CA" --player2 "DQ DK DA"
+    python -m rules_core stoeck HANDS --contract H --plays "HK D6 HJ C6 H6 C7 HQ" --call 1:HQ
+    python -m rules_core score HANDS --contract H --plays "...36 cards..." --call 1:HQ
     python -m rules_core target HANDS --contract H --plays "..." --before 900 850
     python -m rules_core legal --hand "S7 H6 HA C9" --trick "SK HQ" --contract H
     python -m rules_core presets
 
 Every command takes ``--rules PRESET`` (default, w-en, ausmachregel,
 swisslos-2500), ``--lang en|de`` (default en), ``--deck swiss|french`` for card
-names, and ``--json`` for the result's ``to_dict()`` data. Bad input prints the
-error and exits with status 2.
+names, and ``--json`` for the result as data. Bad input prints the error and exits
+with status 2.
+
+``--json`` prints the engine's ``to_dict()`` data with every number that counts
+something people count made 1-based and named for people:
+
+- ``player`` (1-4) for the engine's ``seat``; ``best_player``, ``king_player``,
+  ``queen_player`` for ``best_seat``, ``king_seat``, ``queen_seat``; ``players`` for
+  a trick's ``seats``; a trick's ``leader`` and ``winner`` are players too;
+- ``team`` (1 or 2), and ``match`` (the team that took all nine tricks);
+- ``trick`` (1-9) for the engine's 0-based trick index (a trick's ``index``);
+- ``first_play``, ``second_play``, ``after_play``: play numbers, 1 for the first card
+  of the round;
+- in the Weis comparison ladder (``weis`` and the ``weis`` part of ``score``) a
+  step's ``winner`` is a team (1 or 2), and the ``seat`` step's ``a``/``b`` are
+  players.
+
+Lists indexed by player or team keep their order: ``melds[0]`` are player 1's melds,
+``blocks[0]``/``totals[0]`` are Team 1's, ``--before TEAM1 TEAM2``. Keys such as
+``step`` (``"points"``), ``reason`` or ``kind`` stay machine keys. ``melds --json``
+has no players or teams; its ladder ``winner`` 0/1 names the best meld and the
+runner-up.
 
 >>> main(["melds", "H6", "H7", "H8", "CJ", "DJ", "HJ", "SJ"])
 Hand: DJ H6 H7 H8 HJ SJ CJ
@@ -35,6 +61,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -56,53 +83,78 @@ __all__ = ["main"]
 
 _W = {
     "en": {
-        "hand": "Hand", "melds": "Melds", "none": "no meld", "total": "Total",
-        "announce": "Announced in {contract}: {points} ({meld})", "seat": "seat", "team": "team",
-        "team_best": "Best meld of team {team}: {meld} (seat {seat})",
+        "hand": "Hand", "none": "no meld", "total": "Total",
+        "announce": "Announced in {contract}: {points} ({meld})",
+        "player": "Player {n}", "player_lc": "player {n}", "team": "Team {n}",
+        "rules": "rule set: {name}",
+        "team_best": "Best meld of Team {team}: {meld} (player {player})",
         "team_none": "Team {team} has no meld",
         "writes": "Team {team} writes {points} Weis{factor} (R5.6)",
         "writes_nobody": "Nobody writes Weis (no meld at the table)",
         "other_nothing": "Team {team} writes no Weis (R5.6)",
-        "only_team": "Only team {team} has a meld, so it writes.",
-        "tie": "tie", "wins": "team/side {w} wins",
-        "step": "Step {n} {name}: {detail}",
-        "stoeck": "Stöck: {status}", "holder": "held by seat {seat} (team {team})",
+        "only_team": "Only Team {team} has a meld, so it writes.",
+        "tie": "tie",
+        "step": "Step {n} ({name}): {detail}",
+        "stoeck": "Stöck: {status}", "holder": "held by player {player} (Team {team})",
         "blocks": ("Weis", "Stöck", "Tricks", "Total"),
-        "trick": "Trick {n}: seat {leader} leads {cards} -> seat {winner} (team {team}), {points}",
-        "match": "Match: team {team} took all nine tricks (+100)",
-        "target_win": "Team {team} reaches {target} in the {block} block{trick} (R7.3)",
+        "factor": "factor {n}",
+        "trick": "Trick {n}: player {leader} leads {cards} -> player {winner} (Team {team}), "
+                 "{points}",
+        "match": "Match: Team {team} took all nine tricks (+100)",
+        "target_win": "Team {team} reaches {target} in the {block} block{trick} ({rule})",
+        "trick_no": ", trick {n}",
         "target_none": "No team reaches {target}; play on with the next deal (R7.5)",
-        "totals": "Totals after the round: team 0 {a}, team 1 {b}",
+        "totals": "Totals after the round: Team 1 {a}, Team 2 {b}",
         "legal": "May be played: {cards}", "why": "{card}: {verdict} ({rule})",
     },
     "de": {
-        "hand": "Hand", "melds": "Weise", "none": "kein Weis", "total": "Total",
-        "announce": "Gemeldet bei {contract}: {points} ({meld})", "seat": "Sitz", "team": "Team",
-        "team_best": "Bester Weis von Team {team}: {meld} (Sitz {seat})",
+        "hand": "Hand", "none": "kein Weis", "total": "Total",
+        "announce": "Gemeldet bei {contract}: {points} ({meld})",
+        "player": "Spieler {n}", "player_lc": "Spieler {n}", "team": "Team {n}",
+        "rules": "Regelwerk: {name}",
+        "team_best": "Bester Weis von Team {team}: {meld} (Spieler {player})",
         "team_none": "Team {team} hat keinen Weis",
         "writes": "Team {team} schreibt {points} Weis{factor} (R5.6)",
         "writes_nobody": "Niemand schreibt Weis (kein Weis am Tisch)",
         "other_nothing": "Team {team} schreibt keinen Weis (R5.6)",
         "only_team": "Nur Team {team} hat einen Weis und schreibt.",
-        "tie": "gleich", "wins": "Seite {w} gewinnt",
-        "step": "Schritt {n} {name}: {detail}",
-        "stoeck": "Stöck: {status}", "holder": "gehalten von Sitz {seat} (Team {team})",
+        "tie": "gleich",
+        "step": "Stufe {n} ({name}): {detail}",
+        "stoeck": "Stöck: {status}", "holder": "gehalten von Spieler {player} (Team {team})",
         "blocks": ("Weis", "Stöck", "Stiche", "Total"),
-        "trick": "Stich {n}: Sitz {leader} spielt aus {cards} -> Sitz {winner} (Team {team}), "
-                 "{points}",
+        "factor": "Faktor {n}",
+        "trick": "Stich {n}: Spieler {leader} spielt aus {cards} -> Spieler {winner} "
+                 "(Team {team}), {points}",
         "match": "Match: Team {team} macht alle neun Stiche (+100)",
-        "target_win": "Team {team} erreicht {target} im Block {block}{trick} (R7.3)",
+        "target_win": "Team {team} erreicht {target} im Block {block}{trick} ({rule})",
+        "trick_no": ", Stich {n}",
         "target_none": "Kein Team erreicht {target}; es geht mit der nächsten Runde weiter (R7.5)",
-        "totals": "Stand nach der Runde: Team 0 {a}, Team 1 {b}",
+        "totals": "Stand nach der Runde: Team 1 {a}, Team 2 {b}",
         "legal": "Erlaubt: {cards}", "why": "{card}: {verdict} ({rule})",
     },
 }  # fmt: skip
 
+# The ladder's steps (R5.5) in the site's words: "Step 1: points" / "Stufe 1: Punkte".
 _STEP_NAMES = {
-    "en": {"points": "POINTS", "cards": "CARDS", "high_card": "HIGH CARD", "trump": "TRUMP",
-           "seat": "SEAT"},
-    "de": {"points": "Punkte", "cards": "Karten", "high_card": "höhere Karte", "trump": "Trumpf",
-           "seat": "Sitz"},
+    "en": {"points": "points", "cards": "number of cards", "high_card": "highest card",
+           "trump": "trump", "seat": "who announced first"},
+    "de": {"points": "Punkte", "cards": "Anzahl Karten", "high_card": "höchste Karte",
+           "trump": "Trumpf", "seat": "wer zuerst meldet"},
+}  # fmt: skip
+_STEPS = ("points", "cards", "high_card", "trump", "seat")
+
+_BLOCKS = {
+    "en": {"weis": "Weis", "stoeck": "Stöck", "tricks": "tricks"},
+    "de": {"weis": "Weis", "stoeck": "Stöck", "tricks": "Stiche"},
+}
+
+# The rule sets by the names the site shows (the ids are what --rules takes).
+_PRESET_NAMES = {
+    "en": {"default": "Jassverband (default)", "w-en": "W-EN reading",
+           "ausmachregel": "Ausmachregel", "swisslos-2500": "Swisslos 2500", None: "custom"},
+    "de": {"default": "Jassverband (Standard)", "w-en": "Lesart W-EN",
+           "ausmachregel": "Ausmachregel", "swisslos-2500": "Swisslos 2500",
+           None: "eigene Regeln"},
 }  # fmt: skip
 
 _STOECK_WORDS = {
@@ -167,7 +219,12 @@ _QUAD_PLURAL = {
     ("de", "french"): ("Sechser", "Siebner", "Achter", "Neuner", "Zehner", "Buben", "Damen",
                        "Könige", "Asse"),
 }  # fmt: skip
-_BLOCK_DE = {"weis": "Weis", "stoeck": "Stöck", "tricks": "Stiche"}
+
+
+def _card_name(card: Card | str, lang: str, deck: str) -> str:
+    """A card's name as the site writes it: German with a hyphen ("Rosen-6")."""
+    name = card_name(card, lang, deck)
+    return name.replace(" ", "-", 1) if lang == "de" else name
 
 
 class _Out:
@@ -198,21 +255,77 @@ class _Out:
     def contract(self, contract: Contract) -> str:
         return contract.display_name(self.lang, self.deck)
 
+    def rules(self, rules: RuleSet) -> str:
+        return self.w["rules"].format(name=_PRESET_NAMES[self.lang][rules.preset_name()])
+
+
+# --- people count from 1 --------------------------------------------------------
+
+
+def _n(value: Any) -> Any:
+    """A 0-based engine number as people count it (None stays None)."""
+    return value + 1 if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+_RENAMED = {"seat": "player", "best_seat": "best_player", "king_seat": "king_player",
+            "queen_seat": "queen_player", "index": "trick"}  # fmt: skip
+_ONE_BASED = {"leader", "team", "match", "trick", "first_play", "second_play", "after_play"}
+
+
+def _people(data: Any, winner_is_player: bool = True) -> Any:
+    """``to_dict()`` data with players, teams, tricks and plays counted from 1 (see the
+    module docstring)."""
+    if isinstance(data, list):
+        return [_people(item, winner_is_player) for item in data]
+    if not isinstance(data, dict):
+        return data
+    if set(data) == {"rule", "key", "values", "decided"}:  # a trace entry
+        values = _people(data["values"], winner_is_player=False)
+        if data["key"].startswith("ladder."):
+            values["winner"] = _n(data["values"].get("winner"))  # a team in resolve_weis
+            if data["key"] == "ladder.seat":
+                values["a"], values["b"] = _n(data["values"]["a"]), _n(data["values"]["b"])
+        return {**data, "values": values}
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in _RENAMED:
+            out[_RENAMED[key]] = _n(value)
+        elif key == "seats":
+            out["players"] = [_n(s) for s in value]
+        elif key in _ONE_BASED or (key == "winner" and winner_is_player):
+            out[key] = _n(value)
+        else:
+            out[key] = _people(value, winner_is_player)
+    return out
+
+
+def _people_error(message: str) -> str:
+    """An engine error message with its seats and teams counted from 1."""
+    message = message.replace("seat 0 (forehand)", "player 1 (Vorhand)")
+    message = message.replace("seats play in turn 0, 1, 2, 3", "players play in turn 1, 2, 3, 4")
+    message = re.sub(
+        r"\bseats (\d(?: and \d)+)",
+        lambda m: "players " + re.sub(r"\d", lambda d: str(int(d.group()) + 1), m.group(1)),
+        message,
+    )
+    message = re.sub(r"\bseat (\d)\b", lambda m: f"player {int(m.group(1)) + 1}", message)
+    return re.sub(r"\bteam (\d)\b", lambda m: f"Team {int(m.group(1)) + 1}", message)
+
 
 # --- argument helpers ---------------------------------------------------------
 
 
 def _hands(args: argparse.Namespace) -> list[str]:
-    seats = [getattr(args, f"seat{i}") for i in range(4)]
+    named = [getattr(args, f"player{n}") for n in range(1, 5)]
     positional = " ".join(args.hands or [])
-    if any(s is not None for s in seats):
+    if any(h is not None for h in named):
         if positional.strip():
             raise RulesError(
-                "give the hands either positionally or with --seat0..--seat3, not both"
+                "give the hands either positionally or with --player1..--player4, not both"
             )
-        return [s or "" for s in seats]
+        return [h or "" for h in named]
     if not positional.strip():
-        raise RulesError("give the four hands: HAND0 / HAND1 / HAND2 / HAND3 (or --seat0 ...)")
+        raise RulesError("give the four hands: HAND1 / HAND2 / HAND3 / HAND4 (or --player1 ...)")
     parts = positional.split("/")
     if len(parts) != 4:
         raise RulesError(f"give four hands separated by '/', got {len(parts)}")
@@ -236,15 +349,21 @@ def _calls(specs: Sequence[str], plays: Sequence[tuple[int, Card]]) -> list[Stoe
     for spec in specs:
         parts = spec.split(":")
         if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2].strip().lower() != "prompted"):
-            raise RulesError(f"--call {spec!r}: write SEAT:CARD or SEAT:CARD:prompted, e.g. 0:HQ")
+            raise RulesError(
+                f"--call {spec!r}: write PLAYER:CARD or PLAYER:CARD:prompted, e.g. 1:HQ"
+            )
         try:
-            seat = int(parts[0])
+            player = int(parts[0])
         except ValueError:
-            raise RulesError(f"--call {spec!r}: the seat must be 0, 1, 2 or 3") from None
+            player = 0
+        if not 1 <= player <= 4:
+            raise RulesError(
+                f"--call {spec!r}: the player must be 1, 2, 3 or 4 (player 1 is the Vorhand)"
+            )
         card = Card.parse(parts[1])
         if card not in index:
             raise RulesError(f"--call {spec!r}: {card} has not been played")
-        calls.append(StoeckCall(seat, index[card], prompted=len(parts) == 3))
+        calls.append(StoeckCall(player - 1, index[card], prompted=len(parts) == 3))
     return calls
 
 
@@ -289,14 +408,15 @@ def _cmd_melds(args: argparse.Namespace, out: _Out) -> Any:
 _LADDER_WORDS = {
     "en": {"vs": "vs", "natural": "natural order, the higher top card wins",
            "reversed": "Undenufe, the lower bottom card wins", "yes": "in trump",
-           "no": "not in trump", "no_trump": "no trump in this contract", "seat": "seat"},
+           "no": "not in trump", "no_trump": "no trump in this contract"},
     "de": {"vs": "gegen", "natural": "natürliche Ordnung, die höhere oberste Karte gewinnt",
            "reversed": "Undenufe, die tiefere unterste Karte gewinnt", "yes": "im Trumpf",
-           "no": "nicht im Trumpf", "no_trump": "kein Trumpf in dieser Spielart", "seat": "Sitz"},
+           "no": "nicht im Trumpf", "no_trump": "kein Trumpf in dieser Spielart"},
 }  # fmt: skip
 
 
-def _ladder_lines(out: _Out, trace: Sequence[Any], team_sides: bool) -> None:
+def _ladder_lines(out: _Out, trace: Sequence[Any]) -> None:
+    """The Weis comparison of the two teams' best melds, one line per step."""
     words = _LADDER_WORDS[out.lang]
     for entry in trace:
         if not entry.key.startswith("ladder."):
@@ -311,51 +431,52 @@ def _ladder_lines(out: _Out, trace: Sequence[Any], team_sides: bool) -> None:
             yes_no = [words["yes"] if v[side] else words["no"] for side in "ab"]
             detail = f"{yes_no[0]} {words['vs']} {yes_no[1]}"
         elif step == "seat":
-            detail = f"{words['seat']} {v['a']} {words['vs']} {words['seat']} {v['b']}"
+            a, b = (out.w["player_lc"].format(n=v[side] + 1) for side in "ab")
+            detail = f"{a} {words['vs']} {b}"
         else:
             detail = f"{v['a']} {words['vs']} {v['b']}"
         if v["winner"] is None:
             detail += f", {out.w['tie']}"
         else:
-            side = f"{out.w['team']} {v['winner']}" if team_sides else "ab"[v["winner"]]
-            detail += f" -> {side}"
-        n = ["points", "cards", "high_card", "trump", "seat"].index(step) + 1
-        out("  " + out.w["step"].format(n=n, name=_STEP_NAMES[out.lang][step], detail=detail))
+            detail += " -> " + out.w["team"].format(n=v["winner"] + 1)
+        name = _STEP_NAMES[out.lang][step]
+        out("  " + out.w["step"].format(n=_STEPS.index(step) + 1, name=name, detail=detail))
 
 
 def _cmd_weis(args: argparse.Namespace, out: _Out) -> Any:
     rules = _rules(args)
     result = resolve_weis(_hands(args), args.contract, rules)
     if args.json:
-        return result.to_dict()
-    out(f"{out.contract(result.contract)}, rules: {rules.preset_name() or 'custom'}")
+        return _people(result.to_dict())
+    out(f"{out.contract(result.contract)}, {out.rules(rules)}")
     for seat, melds in enumerate(result.melds):
-        head = f"{out.w['seat'].capitalize()} {seat} ({out.w['team']} {seat % 2})"
+        player = out.w["player"].format(n=seat + 1)
+        head = f"{player} ({out.w['team'].format(n=seat % 2 + 1)})"
         out(f"{head}: " + (out.meld(melds[0]) if melds else out.w["none"]))
         for meld in melds[1:]:
             out(f"    + {out.meld(meld)}")
     for team, best in enumerate(result.team_best):
         if best is None:
-            out(out.w["team_none"].format(team=team))
+            out(out.w["team_none"].format(team=team + 1))
         else:
-            out(out.w["team_best"].format(team=team, meld=best[1], seat=best[0]))
+            out(out.w["team_best"].format(team=team + 1, meld=best[1], player=best[0] + 1))
     if result.comparison is not None:
-        _ladder_lines(out, result.comparison.trace, team_sides=True)
+        _ladder_lines(out, result.comparison.trace)
     elif result.team is not None:
-        out(out.w["only_team"].format(team=result.team))
+        out(out.w["only_team"].format(team=result.team + 1))
     if result.team is None:
         out(out.w["writes_nobody"])
     else:
         factor = f" x {result.factor} = {result.scored}" if result.factor != 1 else ""
-        out(out.w["writes"].format(team=result.team, points=result.points, factor=factor))
-        out(out.w["other_nothing"].format(team=1 - result.team))
+        out(out.w["writes"].format(team=result.team + 1, points=result.points, factor=factor))
+        out(out.w["other_nothing"].format(team=2 - result.team))
     return None
 
 
 def _stoeck_lines(out: _Out, stoeck: StoeckResult) -> None:
     text = _STOECK_WORDS[out.lang][stoeck.reason.value]
-    if stoeck.seat is not None:
-        text += ", " + out.w["holder"].format(seat=stoeck.seat, team=stoeck.team)
+    if stoeck.seat is not None and stoeck.team is not None:
+        text += ", " + out.w["holder"].format(player=stoeck.seat + 1, team=stoeck.team + 1)
     if stoeck.points:
         text += f", {stoeck.points}"
     out(out.w["stoeck"].format(status=text))
@@ -366,7 +487,7 @@ def _cmd_stoeck(args: argparse.Namespace, out: _Out) -> Any:
     plays = _plays(args.plays, hands)
     result = check_stoeck(hands, args.contract, plays, _calls(args.call, plays), _rules(args))
     if args.json:
-        return result.to_dict()
+        return _people(result.to_dict())
     _stoeck_lines(out, result)
     return None
 
@@ -378,21 +499,23 @@ def _score(args: argparse.Namespace) -> RoundScore:
 
 
 def _score_lines(out: _Out, score: RoundScore) -> None:
-    out(out.contract(score.contract) + (f", factor {score.factor}" if score.factor != 1 else ""))
+    factor = out.w["factor"].format(n=score.factor)
+    out(out.contract(score.contract) + (f", {factor}" if score.factor != 1 else ""))
     for trick in score.tricks:
         cards = " ".join(c.code for c in trick.cards)
         out(
             "  "
             + out.w["trick"].format(
-                n=trick.index + 1, leader=trick.leader, cards=cards, winner=trick.winner,
-                team=trick.team, points=trick.points,
+                n=trick.index + 1, leader=trick.leader + 1, cards=cards,
+                winner=trick.winner + 1, team=trick.team + 1, points=trick.points,
             )
         )  # fmt: skip
     if score.match is not None:
-        out(out.w["match"].format(team=score.match))
+        out(out.w["match"].format(team=score.match + 1))
     _stoeck_lines(out, score.stoeck)
     names = out.w["blocks"]
-    out(f"{'':10}{out.w['team'] + ' 0':>10}{out.w['team'] + ' 1':>10}")
+    team1, team2 = (out.w["team"].format(n=n) for n in (1, 2))
+    out(f"{'':10}{team1:>10}{team2:>10}")
     for name, key in zip(names, ("weis", "stoeck", "tricks"), strict=False):
         out(f"{name:10}{score.blocks[0][key]:>10}{score.blocks[1][key]:>10}")
     out(f"{names[3]:10}{score.totals[0]:>10}{score.totals[1]:>10}")
@@ -401,7 +524,7 @@ def _score_lines(out: _Out, score: RoundScore) -> None:
 def _cmd_score(args: argparse.Namespace, out: _Out) -> Any:
     score = _score(args)
     if args.json:
-        return score.to_dict()
+        return _people(score.to_dict())
     _score_lines(out, score)
     return None
 
@@ -410,17 +533,16 @@ def _cmd_target(args: argparse.Namespace, out: _Out) -> Any:
     score = _score(args)
     result = resolve_target(tuple(args.before), score, args.target, _rules(args))
     if args.json:
-        return {"score": score.to_dict(), "target": result.to_dict()}
+        return {"score": _people(score.to_dict()), "target": _people(result.to_dict())}
     _score_lines(out, score)
     if result.team is None:
         out(out.w["target_none"].format(target=result.target))
     else:
-        block = result.block if out.lang == "en" else _BLOCK_DE[result.block or ""]
-        trick = "" if result.trick is None else (
-            f", trick {result.trick + 1}" if out.lang == "en" else f", Stich {result.trick + 1}"
-        )  # fmt: skip
-        out(out.w["target_win"].format(team=result.team, target=result.target, block=block,
-                                       trick=trick))  # fmt: skip
+        block = _BLOCKS[out.lang][result.block or "tricks"]
+        trick = "" if result.trick is None else out.w["trick_no"].format(n=result.trick + 1)
+        rule = "R7.4" if result.block == "tricks" else "R7.3"
+        out(out.w["target_win"].format(team=result.team + 1, target=result.target, block=block,
+                                       trick=trick, rule=rule))  # fmt: skip
     out(out.w["totals"].format(a=result.totals[0], b=result.totals[1]))
     return None
 
@@ -431,7 +553,7 @@ def _cmd_legal(args: argparse.Namespace, out: _Out) -> Any:
         return result.to_dict()
     out(out.w["legal"].format(cards=" ".join(c.code for c in result.legal)))
     for v in result.verdicts:
-        name = card_name(v["card"], out.lang, out.deck)
+        name = _card_name(v["card"], out.lang, out.deck)
         verdict = _VERDICTS[out.lang][v.key]
         out("  " + out.w["why"].format(card=f"{v['card']} ({name})", verdict=verdict, rule=v.rule))
     return None
@@ -442,7 +564,8 @@ def _cmd_presets(args: argparse.Namespace, out: _Out) -> Any:
     if args.json:
         return data
     for name, fields in data.items():
-        out(f"{name}: " + ", ".join(f"{k}={v}" for k, v in fields.items()))
+        label = _PRESET_NAMES[out.lang][name]
+        out(f"{name}: {label}; " + ", ".join(f"{k}={v}" for k, v in fields.items()))
     return None
 
 
@@ -465,10 +588,14 @@ def _parser() -> argparse.ArgumentParser:
         "hands",
         nargs="*",
         metavar="CARD",
-        help="the four hands by seat (forehand first), separated by /",
+        help="the four hands, player 1 (Vorhand) first: HAND1 / HAND2 / HAND3 / HAND4",
     )
-    for i in range(4):
-        hands.add_argument(f"--seat{i}", metavar="CARDS", help=f"seat {i}'s hand")
+    for n in range(1, 5):
+        hands.add_argument(
+            f"--player{n}",
+            metavar="CARDS",
+            help=f"player {n}'s hand" + (" (the Vorhand)" if n == 1 else ""),
+        )
     hands.add_argument(
         "--contract", required=True, help="D H S C (or a suit name), obenabe, undenufe"
     )
@@ -479,13 +606,14 @@ def _parser() -> argparse.ArgumentParser:
         "--call",
         action="append",
         default=[],
-        metavar="SEAT:CARD[:prompted]",
-        help="a Stöck call by SEAT right after CARD was played",
+        metavar="PLAYER:CARD[:prompted]",
+        help="a Stöck call by PLAYER (1-4) right after CARD was played",
     )
 
     parser = argparse.ArgumentParser(
         prog="python -m rules_core",
-        description="Jass (Schieber) referee: melds, Weis, Stöck, round score, target.",
+        description="Jass (Schieber) referee: melds, Weis, Stöck, round score, target. "
+        "Players are 1-4 from the Vorhand; Team 1 is players 1 and 3.",
         epilog="Example: python -m rules_core weis --contract H S10 SJ SQ SK / C6 C7 C8 / DA / DK",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -507,8 +635,8 @@ def _parser() -> argparse.ArgumentParser:
         nargs=2,
         type=int,
         required=True,
-        metavar=("TEAM0", "TEAM1"),
-        help="the totals before the round",
+        metavar=("TEAM1", "TEAM2"),
+        help="the totals of Team 1 and Team 2 before the round",
     )
     p.add_argument("--target", type=int, help="the target (default: the rule set's)")
     p.set_defaults(run=_cmd_target)
@@ -533,7 +661,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         data = args.run(args, out)
     except RulesError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {_people_error(str(err))}", file=sys.stderr)
         return 2
     print(_emit_json(data) if args.json else "\n".join(out.lines))
     return 0

@@ -35,7 +35,7 @@ def test_teacher_sets_work_learner_joins_and_submits(live_server, browser, brows
 
     teacher.get_by_role("link", name="Neue Aufgabe").click()
     teacher.get_by_label("Titel").fill("Stöck-Probe")
-    teacher.get_by_role("checkbox", name="Welcher Schritt der Leiter entscheidet").check()
+    teacher.get_by_role("checkbox", name="Welche Stufe der Leiter entscheidet").check()
     teacher.get_by_label("Anzahl Fragen").fill("2")
     teacher.get_by_role("button", name="Aufgabe stellen").click()
     expect(teacher.locator(".messages")).to_contain_text("Stöck-Probe")

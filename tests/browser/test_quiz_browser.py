@@ -18,7 +18,7 @@ def test_short_quiz_one_right_one_wrong(live_server, page: Page):
     learner = LearnerFactory(username="lea")
     log_in(page, live_server.url, "lea")
     page.goto(live_server.url + "/practice/")
-    page.get_by_role("checkbox", name="Welcher Schritt der Leiter entscheidet").check()
+    page.get_by_role("checkbox", name="Welche Stufe der Leiter entscheidet").check()
     page.get_by_label("Fragen").fill("2")
     page.get_by_role("button", name="Üben beginnen").click()
 

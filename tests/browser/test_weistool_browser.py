@@ -19,7 +19,7 @@ def test_pick_cards_and_read_the_decision(live_server, page: Page):
     for code in ("C9", "C10", "CJ", "CQ"):
         pick(page, 1, code)
     expect(page.locator(".verdict")).to_contain_text("Team 2 (Spieler 2 und 4) schreibt Weis: 50")
-    expect(page.locator(".ladder-step--decides")).to_contain_text("Schritt 1")
+    expect(page.locator(".ladder-step--decides")).to_contain_text("Stufe 1")
     # The URL holds the whole position, so it can be shared at the table.
     assert "seat1=C9" in page.url
 

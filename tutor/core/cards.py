@@ -1,6 +1,8 @@
 """How a card is shown: its index letter, its name and its suit symbol per deck.
 
-The rules core knows the names; this module only adds what drawing needs.
+The rules core knows the names; this module adds what drawing needs and writes German
+names the way the site does, with a hyphen: "Rosen-6", "Eichel-Ass", "Schilten-König"
+(the core's ``card_name`` gives "Rosen 6"; both parse back to the same card).
 """
 
 from __future__ import annotations
@@ -28,6 +30,21 @@ class CardView:
     symbol: str
 
 
+def display_name(card: Card | str, lang: str, deck: str) -> str:
+    """A card's name as people read it: "Rosen-6", "Eichel-Ass" / "6 of roses".
+
+    >>> display_name("H6", "de", "swiss"), display_name("CA", "de", "swiss")
+    ('Rosen-6', 'Eichel-Ass')
+    >>> display_name("SK", "de", "french"), display_name("H6", "en", "swiss")
+    ('Schaufel-König', '6 of roses')
+    """
+    lang = lang if lang in ("de", "en") else "de"
+    deck = deck if deck in ("swiss", "french") else "swiss"
+    name = card_name(card, lang=lang, deck=deck)
+    # German names are "<Suit> <Rank>", one word each.
+    return name.replace(" ", "-", 1) if lang == "de" else name
+
+
 def card_view(card: Card | str, lang: str, deck: str) -> CardView:
     card = Card.parse(card) if isinstance(card, str) else card
     lang = lang if lang in ("de", "en") else "de"
@@ -37,6 +54,6 @@ def card_view(card: Card | str, lang: str, deck: str) -> CardView:
         code=str(card),
         suit=card.suit.code,
         index=_INDEX[(deck, lang)].get(rank, rank),
-        label=card_name(card, lang=lang, deck=deck),
+        label=display_name(card, lang, deck),
         symbol=f"{deck}-{card.suit.code}",
     )

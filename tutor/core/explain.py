@@ -5,7 +5,10 @@ machine key and the values compared. This module is the one place that words the
 in the active language (German or English) and with the person's deck. Lessons, the
 Weis tool and quiz feedback all render explanations through :func:`explain`.
 
-Seats are shown 1-based to people ("Player 1 (Vorhand)"); the core counts from 0.
+People count from 1: the core's seats 0-3 are "Player 1 (Vorhand)" to "Player 4" and
+its teams 0/1 are "Team 1 (players 1 and 3)" and "Team 2 (players 2 and 4)"; this is
+the one place that adds the 1. German card names carry a hyphen ("Rosen-6"), ladder
+steps read "Step 1: points" / "Stufe 1: Punkte", rule sets by their display names.
 """
 
 from __future__ import annotations
@@ -14,12 +17,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-from rules_core import Card, Contract, TraceEntry, card_name, suit_name
+from rules_core import Card, Contract, TraceEntry, suit_name
 
-from .cards import card_view
+from .cards import card_view, display_name
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ def team_short(team: int) -> str:
 
 
 def card_label(code: str | Card, deck: str) -> str:
-    return card_name(Card.parse(code) if isinstance(code, str) else code, _lang(), deck)
+    return display_name(code, _lang(), deck)
 
 
 def contract_label(contract: Contract | str, deck: str) -> str:
@@ -64,13 +67,26 @@ def contract_label(contract: Contract | str, deck: str) -> str:
     return contract.display_name(_lang(), deck)
 
 
+# Sequences by length, as W-DE names them: "Dreiblatt", "Vierblatt", ...
+SEQUENCE_NAMES = {
+    3: lambda: _("3-card sequence"),
+    4: lambda: _("4-card sequence"),
+    5: lambda: _("5-card sequence"),
+    6: lambda: _("6-card sequence"),
+    7: lambda: _("7-card sequence"),
+    8: lambda: _("8-card sequence"),
+    9: lambda: _("9-card sequence"),
+}
+
+
 def meld_label(meld: Any, deck: str) -> str:
-    """'Sequence of 4, Rosen 8 to Rosen Under (50)' / 'Four Under (200)'."""
+    """'4-card sequence, 8 of roses to Under of roses (50)' / 'Vierblatt Rosen-8 bis
+    Rosen-Under (50)' / 'four Under (200)'."""
     data = meld.to_dict() if hasattr(meld, "to_dict") else meld
     cards = data["cards"]
     if data["kind"] == "sequence":
-        return _("%(n)s-card sequence %(low)s to %(high)s (%(points)s)") % {
-            "n": len(cards),
+        return _("%(name)s %(low)s to %(high)s (%(points)s)") % {
+            "name": SEQUENCE_NAMES[len(cards)](),
             "low": card_label(cards[0], deck),
             "high": card_label(cards[-1], deck),
             "points": data["points"],
@@ -137,13 +153,54 @@ def rank_plural(rank: Any, deck: str) -> str:
     return _PLURALS[(_lang(), deck)][code]
 
 
-STEP_NAMES = {
-    "ladder.points": lambda: _("Step 1, points"),
-    "ladder.cards": lambda: _("Step 2, number of cards"),
-    "ladder.high_card": lambda: _("Step 3, highest card"),
-    "ladder.trump": lambda: _("Step 4, trump suit"),
-    "ladder.seat": lambda: _("Step 5, who announced first"),
+# The comparison ladder's steps (R5.5), in order; the rules core's Step values.
+LADDER_STEPS = ("points", "cards", "high_card", "trump", "seat")
+_STEP_WORDS = {
+    "points": lambda: pgettext("ladder step", "points"),
+    "cards": lambda: pgettext("ladder step", "number of cards"),
+    "high_card": lambda: pgettext("ladder step", "highest card"),
+    "trump": lambda: pgettext("ladder step", "trump"),
+    "seat": lambda: pgettext("ladder step", "who announced first"),
 }
+
+
+def _step(step: Any) -> str:
+    """A step as the rules core names it: a Step, its value or its trace key."""
+    value = getattr(step, "value", step)
+    return str(value).removeprefix("ladder.")
+
+
+def step_title(step: Any) -> str:
+    """'Step 1: points' / 'Stufe 1: Punkte': a step on its own, e.g. as a heading."""
+    key = _step(step)
+    return _("Step %(n)s: %(name)s") % {
+        "n": LADDER_STEPS.index(key) + 1,
+        "name": _STEP_WORDS[key](),
+    }
+
+
+def step_inline(step: Any) -> str:
+    """'Step 1 (points)' / 'Stufe 1 (Punkte)': a step inside a sentence."""
+    key = _step(step)
+    return _("Step %(n)s (%(name)s)") % {
+        "n": LADDER_STEPS.index(key) + 1,
+        "name": _STEP_WORDS[key](),
+    }
+
+
+STEP_NAMES = {f"ladder.{key}": (lambda key=key: step_title(key)) for key in LADDER_STEPS}
+
+
+def preset_label(name: str | None) -> str:
+    """A rule set's display name (never its id such as ``w-en``)."""
+    labels = {
+        "default": lambda: _("Default (Jassverband)"),
+        "w-en": lambda: _("W-EN reading: low quads score nothing, no reversal in Undenufe"),
+        "ausmachregel": lambda: _("Ausmachregel: Stöck, Weis, tricks"),
+        "swisslos-2500": lambda: _("Swisslos 2500: factors, target 2500"),
+    }
+    label = labels.get(name or "")
+    return label() if label is not None else _("Own rule set")
 
 
 class _Sides:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules_core import DECK, Contract, RulesError, RuleSet, parse_cards
+from tutor.core.explain import preset_label
 
 SEATS = range(4)
 CARD_CHOICES = [(card.code, card.code) for card in DECK]
@@ -19,14 +21,9 @@ def contract_choices(lang: str, deck: str) -> list[tuple[str, str]]:
     return [(c.code, c.display_name(lang, deck)) for c in Contract]
 
 
-def preset_choices() -> list[tuple[str, str]]:
-    labels = {
-        "default": gettext_lazy("Default (Jassverband)"),
-        "w-en": gettext_lazy("W-EN reading: low quads score nothing, no reversal in Undenufe"),
-        "ausmachregel": gettext_lazy("Ausmachregel: Stöck, Weis, tricks"),
-        "swisslos-2500": gettext_lazy("Swisslos 2500: factors, target 2500"),
-    }
-    return [(name, labels.get(name, name)) for name in RuleSet.presets()]
+def preset_choices() -> list[tuple[str, Any]]:
+    """The rule sets by their display names (tutor.core.explain.preset_label)."""
+    return [(name, lazy(preset_label, str)(name)) for name in RuleSet.presets()]
 
 
 class WeisToolForm(forms.Form):
@@ -45,7 +42,7 @@ class WeisToolForm(forms.Form):
                 label=_("Cards of player %(n)s") % {"n": seat + 1},
                 required=False,
                 max_length=MAX_TEXT,
-                help_text=_("Codes or names, e.g. H6 H7 H8 or Rosen Ober, Schilten Ass"),
+                help_text=_("Codes or names, e.g. H6 H7 H8 or Rosen-Ober, Schilten-Ass"),
             )
             self.fields[f"seat{seat}"] = forms.MultipleChoiceField(
                 choices=CARD_CHOICES, required=False

@@ -87,5 +87,11 @@ def block_label(block: str | None) -> str:
 
 
 @register.filter
+def preset_label(name: str | None) -> str:
+    """A rule set's display name from its preset id ("w-en" -> "W-EN reading: ...")."""
+    return ex.preset_label(name)
+
+
+@register.filter
 def plus1(value: int) -> int:
     return value + 1
