@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import markdown
 from django.core.cache import caches
@@ -32,13 +35,92 @@ def _link_refs(text: str) -> str:
 
 def markdown_to_html(text: str) -> str:
     # Lesson files are ours and reviewed; no user text ever reaches this function.
-    return markdown.markdown(_link_refs(text), extensions=["tables", "sane_lists"])
+    # attr_list carries the heading ids that with_heading_ids() writes as "{#id}".
+    return markdown.markdown(_link_refs(text), extensions=["tables", "sane_lists", "attr_list"])
+
+
+# --- Heading ids: every section of a lesson can be linked (quiz feedback does) --------
+
+_HEADING = re.compile(r"^(?P<marks>#{1,6})[ \t]+(?P<title>.*?)(?:[ \t]+#+)?[ \t]*$")
+_FENCE = re.compile(r"^[ \t]*(```|~~~)")
+_GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "ae", "Ö": "oe", "Ü": "ue"})
+
+
+def heading_anchor(title: str) -> str:
+    """A heading's id: its words in lower-case ASCII joined by '-' ("Die Frist" ->
+    "die-frist", "Was Stöck sind" -> "was-stoeck-sind"). Stable while the heading's
+    text stays the same; the same function names the sections for links."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title)  # [text](url) -> text
+    text = re.sub(r"[`*_]", "", text).translate(_GERMAN).replace("ß", "ss")
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "section"
+
+
+def _headings(lines: list[str]) -> Iterator[tuple[int, str, str]]:
+    """``(line index, title, unique id)`` of every ATX heading outside fenced blocks."""
+    used: set[str] = set()
+    fenced = False
+    for index, line in enumerate(lines):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        match = None if fenced else _HEADING.match(line)
+        if match is None or not match["title"]:
+            continue
+        base = anchor = heading_anchor(match["title"])
+        n = 2
+        while anchor in used:
+            anchor, n = f"{base}-{n}", n + 1
+        used.add(anchor)
+        yield index, match["title"], anchor
+
+
+def with_heading_ids(body: str) -> str:
+    """The body with ``{#id}`` after each heading, for Markdown's attr_list."""
+    lines = body.split("\n")
+    for index, title, anchor in _headings(lines):
+        marks = lines[index].split(maxsplit=1)[0]
+        lines[index] = f"{marks} {title} {{#{anchor}}}"
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading and the text up to the next heading; the text before the first
+    heading is a section without an anchor."""
+
+    anchor: str | None
+    title: str
+    text: str
+
+
+def sections(body: str) -> list[Section]:
+    lines = body.split("\n")
+    found = list(_headings(lines))
+    starts = [0, *(index for index, _t, _a in found), len(lines)]
+    heads: list[tuple[str | None, str]] = [(None, ""), *((a, t) for _i, t, a in found)]
+    return [
+        Section(anchor, title, "\n".join(lines[start:end]))
+        for (anchor, title), start, end in zip(heads, starts, starts[1:], strict=False)
+    ]
+
+
+def citations(rule: str) -> re.Pattern[str]:
+    """Matches a citation of ``rule`` in lesson Markdown: "[R6.4]" (not "[R6.4a]")."""
+    return re.compile(rf"\[{re.escape(rule)}\](?!\()")
+
+
+def first_citing(body: str, rule: str) -> Section | None:
+    """The first section whose text cites ``rule``."""
+    cite = citations(rule)
+    return next((s for s in sections(body) if cite.search(s.text)), None)
 
 
 def render_body(body: str, *, request: HttpRequest | None = None) -> SafeString:
     """The lesson's HTML; kept per text, language, deck and rule set, which decide it all."""
     deck = current_deck(request) if request is not None else "swiss"
-    fingerprint = "|".join((body, get_language() or "", deck, examples.DEFAULT_PRESET))
+    # "ids": the version of the HTML (headings carry ids), so no older copy is served.
+    fingerprint = "|".join((body, get_language() or "", deck, examples.DEFAULT_PRESET, "ids"))
     key = "lesson-body:" + hashlib.sha256(fingerprint.encode()).hexdigest()
     cache = caches["fragments"]
     html = cache.get(key)
@@ -50,7 +132,7 @@ def render_body(body: str, *, request: HttpRequest | None = None) -> SafeString:
 
 def _render_body(body: str, *, request: HttpRequest | None) -> str:
     html = []
-    for part in split_examples(body):
+    for part in split_examples(with_heading_ids(body)):
         if isinstance(part, str):
             html.append(markdown_to_html(part))
             continue

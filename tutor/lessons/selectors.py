@@ -2,11 +2,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.cache import caches
 from django.db.models import Prefetch
+from django.urls import reverse
 
 from tutor.accounts.models import User
 
 from .models import Lesson, LessonRead, LessonText
+from .render import citations, first_citing
 
 
 @dataclass(frozen=True)
@@ -37,3 +40,61 @@ def lessons_by_rule(entries: list[LessonEntry]) -> dict[str, list[LessonEntry]]:
         for rule in entry.lesson.rules:
             by_rule.setdefault(rule, []).append(entry)
     return by_rule
+
+
+@dataclass(frozen=True)
+class RuleLink:
+    """Where a rule is taught: a lesson that lists it in its front matter, at the first
+    section whose text cites it ("[R6.3]")."""
+
+    rule: str
+    slug: str
+    anchor: str | None  # None: the lesson cites it only before its first heading, or never
+    section: str
+
+    @property
+    def url(self) -> str:
+        url = reverse("lessons:detail", args=[self.slug])
+        return f"{url}#{self.anchor}" if self.anchor else url
+
+
+def rule_links(language: str) -> dict[str, RuleLink]:
+    """Rule ID -> where it is taught, in ``language`` (the anchors are the headings' ids,
+    which differ per language).
+
+    Several lessons may list a rule (R5.5: the ladder lesson, Weis in Obenabe, the
+    variants). The one that teaches it is the lesson most about its section of RULES.md
+    (the largest share of its rules from the same section: R6.1 goes to the Stöck lesson,
+    not to Weis in Obenabe, which mentions it once), then the one citing it most often,
+    then the earlier one.
+    Kept a few minutes: lessons change only when ``load_lessons`` runs, before the
+    server starts.
+    """
+    key = f"rule-links:{language}"
+    links = caches["fragments"].get(key)
+    if links is None:
+        best: dict[str, tuple[tuple[float, int], RuleLink]] = {}
+        texts = (
+            LessonText.objects.filter(language=language)
+            .select_related("lesson")
+            .order_by("lesson__position", "lesson__slug")
+        )
+        for text in texts:
+            rules = text.lesson.rules
+            for rule in rules:
+                section_of = rule.split(".")[0]
+                share = sum(r.split(".")[0] == section_of for r in rules) / len(rules)
+                score = (share, len(citations(rule).findall(text.body)))
+                if rule in best and best[rule][0] >= score:
+                    continue
+                section = first_citing(text.body, rule)
+                link = RuleLink(
+                    rule,
+                    text.lesson.slug,
+                    section.anchor if section else None,
+                    section.title if section else "",
+                )
+                best[rule] = (score, link)
+        links = {rule: link for rule, (_score, link) in best.items()}
+        caches["fragments"].set(key, links, 300)
+    return links

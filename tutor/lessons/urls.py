@@ -9,4 +9,18 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("<slug:slug>/", views.detail, name="detail"),
     path("<slug:slug>/read/", views.toggle_read, name="toggle_read"),
+    # The questions at the end of a lesson: a learner's are stored in their lesson quiz,
+    # a visitor's or teacher's ("try") are judged and stored nowhere.
+    path(
+        "<slug:slug>/questions/<int:quiz_id>/<int:position>/answer/",
+        views.answer_question,
+        name="answer_question",
+    ),
+    path(
+        "<slug:slug>/questions/<int:quiz_id>/<int:position>/another/",
+        views.another_question,
+        name="another_question",
+    ),
+    path("<slug:slug>/questions/try/answer/", views.try_answer, name="try_answer"),
+    path("<slug:slug>/questions/try/another/", views.try_another, name="try_another"),
 ]

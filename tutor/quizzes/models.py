@@ -25,6 +25,7 @@ class Quiz(models.Model):
     class Source(models.TextChoices):
         PRACTICE = "practice", _("Practice")
         ASSIGNMENT = "assignment", _("Assignment")
+        LESSON = "lesson", _("Lesson")
 
     learner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quizzes"
@@ -36,6 +37,15 @@ class Quiz(models.Model):
         null=True,
         blank=True,
         related_name="attempts",
+    )
+    # A lesson quiz (source LESSON) holds the questions at the end of one lesson for one
+    # learner; it grows by one question each time the learner asks for another.
+    lesson = models.ForeignKey(
+        "lessons.Lesson",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="quizzes",
     )
     attempt = models.PositiveSmallIntegerField(default=1)
     rules = models.JSONField(default=dict)
@@ -51,7 +61,12 @@ class Quiz(models.Model):
                 fields=["assignment", "learner", "attempt"],
                 condition=models.Q(assignment__isnull=False),
                 name="unique_assignment_attempt",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["learner", "lesson"],
+                condition=models.Q(lesson__isnull=False),
+                name="unique_lesson_quiz",
+            ),
         ]
         verbose_name = _("quiz")
         verbose_name_plural = _("quizzes")

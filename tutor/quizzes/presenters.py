@@ -14,8 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.cache import caches
-from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from rules_core import (
@@ -37,7 +36,7 @@ from rules_core import (
     score_round,
 )
 from tutor.core import explain as ex
-from tutor.lessons.models import Lesson
+from tutor.lessons.selectors import rule_links
 
 from .mistakes import mistake_text
 from .models import QuizQuestion, Skill
@@ -59,14 +58,6 @@ class QuestionView:
     solution: dict[str, Any] = field(default_factory=dict)
     lessons: list[tuple[str, str]] = field(default_factory=list)
 
-
-STEP_LABELS = {
-    "points": lambda: _("step 1, points"),
-    "cards": lambda: _("step 2, number of cards"),
-    "high_card": lambda: _("step 3, highest card"),
-    "trump": lambda: _("step 4, trump suit"),
-    "seat": lambda: _("step 5, who announced first"),
-}
 
 STOECK_CHOICES = {
     "valid": lambda: _("Valid: the Stöck count"),
@@ -103,7 +94,7 @@ def choice_label(kind: str, value: dict[str, Any], prompt: dict[str, Any], deck:
             }
     elif kind == "ladder_step":
         text = _("%(step)s decides; %(player)s wins") % {
-            "step": STEP_LABELS[value["step"]](),
+            "step": ex.step_inline(value["step"]),
             "player": ex.seat_label(value["winner"]),
         }
     elif kind == "stoeck":
@@ -259,18 +250,10 @@ def _play_sentence(entry: Any, deck: str) -> dict[str, Any]:
 
 
 def lessons_for(rule_ids: list[str]) -> list[tuple[str, str]]:
-    """(rule, lesson URL) for every tested rule that a lesson teaches."""
-    # The lessons change only when load_lessons runs (at deploy, before the server
-    # starts), so a few minutes of memory is safe.
-    lessons = caches["fragments"].get_or_set(
-        "lessons-rules", lambda: list(Lesson.objects.only("slug", "rules")), 300
-    )
-    links = []
-    for rule in rule_ids:
-        lesson = next((les for les in lessons if rule in les.rules), None)
-        if lesson is not None:
-            links.append((rule, reverse("lessons:detail", args=[lesson.slug])))
-    return links
+    """(rule, URL) for every tested rule that a lesson teaches: the first lesson that
+    lists the rule, at the section that first cites it (the heading's id)."""
+    links = rule_links((get_language() or "de")[:2])
+    return [(rule, links[rule].url) for rule in rule_ids if rule in links]
 
 
 def present(question: QuizQuestion, *, reveal: bool, deck: str = "swiss") -> QuestionView:

@@ -16,8 +16,11 @@ from .models import Quiz, QuizQuestion, Skill, SkillState
 
 
 def quiz_of(learner: User, quiz_id: int) -> Quiz:
-    """The learner's own quiz; anybody else's is a 404, so ids reveal nothing."""
-    quiz = Quiz.objects.filter(pk=quiz_id, learner=learner).first()
+    """The learner's own quiz; anybody else's is a 404, so ids reveal nothing. A lesson
+    quiz is answered on its lesson's page only (it grows, and has no summary)."""
+    quiz = (
+        Quiz.objects.filter(pk=quiz_id, learner=learner).exclude(source=Quiz.Source.LESSON).first()
+    )
     if quiz is None:
         raise Http404("No such quiz")
     return quiz
@@ -28,11 +31,33 @@ def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
     try:
         # get(), not first(): (quiz, position) is unique, and first()'s ORDER BY
         # costs more to compile than the whole query takes to run.
-        return QuizQuestion.objects.select_related("quiz", "quiz__assignment").get(
-            quiz_id=quiz_id, quiz__learner=learner, position=position
+        return (
+            QuizQuestion.objects.select_related("quiz", "quiz__assignment")
+            .exclude(quiz__source=Quiz.Source.LESSON)
+            .get(quiz_id=quiz_id, quiz__learner=learner, position=position)
         )
     except QuizQuestion.DoesNotExist:
         raise Http404("No such question") from None
+
+
+def lesson_question_of(learner: User, slug: str, quiz_id: int, position: int) -> QuizQuestion:
+    """A question of the learner's own quiz for the lesson ``slug``; a 404 for anything
+    else (another learner's quiz, a practice quiz, another lesson's quiz)."""
+    try:
+        return QuizQuestion.objects.select_related("quiz").get(
+            quiz_id=quiz_id,
+            quiz__learner=learner,
+            quiz__source=Quiz.Source.LESSON,
+            quiz__lesson__slug=slug,
+            position=position,
+        )
+    except QuizQuestion.DoesNotExist:
+        raise Http404("No such question") from None
+
+
+def latest_of_kind(quiz: Quiz) -> dict[str, QuizQuestion]:
+    """The newest question of each kind in a (lesson) quiz."""
+    return {question.kind: question for question in quiz.questions.order_by("position")}
 
 
 def question_count(quiz: Quiz) -> int:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -20,7 +21,7 @@ from rules_core import RuleSet
 from tutor.accounts.models import User
 
 from . import mastery
-from .generators import generate
+from .generators import Question, generate
 from .models import Quiz, QuizQuestion, Skill, SkillState
 
 PRACTICE_LENGTH = 5
@@ -158,3 +159,69 @@ def mark_shown(question: QuizQuestion) -> None:
         QuizQuestion.objects.filter(pk=question.pk, shown_at__isnull=True).update(
             shown_at=timezone.now()
         )
+
+
+# --- Lesson quizzes: the questions at the end of a lesson ------------------------------
+
+
+def lesson_quiz(*, learner: User, lesson: Any, rules: RuleSet) -> Quiz:
+    """The learner's quiz for ``lesson`` (source LESSON), created on first use; one per
+    learner and lesson, also when two requests race to create it."""
+    if not learner.is_learner:
+        raise QuizError("Only learners take quizzes.")
+    found = Quiz.objects.filter(learner=learner, lesson=lesson, source=Quiz.Source.LESSON)
+    quiz = found.first()
+    if quiz is not None:
+        return quiz
+    try:
+        with transaction.atomic():
+            return Quiz.objects.create(
+                learner=learner, lesson=lesson, source=Quiz.Source.LESSON, rules=rules.to_dict()
+            )
+    except IntegrityError:  # the other request created it first
+        return found.get()
+
+
+class PositionTaken(QuizError):
+    """Another request appended a question at the same moment."""
+
+
+def add_question(*, quiz: Quiz, kind: str, seed: int, rules: RuleSet) -> QuizQuestion:
+    """Append one question to a lesson quiz, which is open again until it is answered
+    (``completed_at`` means: every question answered, as for practice)."""
+    if quiz.source != Quiz.Source.LESSON:
+        raise QuizError("Only a lesson quiz grows.")
+    last = quiz.questions.aggregate(last=Max("position"))["last"]
+    try:
+        with transaction.atomic():
+            question = QuizQuestion.objects.create(
+                quiz=quiz,
+                position=0 if last is None else last + 1,
+                kind=kind,
+                seed=seed,
+                question=generate(kind, seed, rules).to_dict(),
+            )
+            Quiz.objects.filter(pk=quiz.pk).update(completed_at=None)
+    except IntegrityError:
+        raise PositionTaken("Another question was added at the same moment.") from None
+    return question
+
+
+def unsaved_question(question: Question, choice: str | None = None) -> QuizQuestion:
+    """A generated question as an unsaved QuizQuestion, for visitors and teachers, whose
+    answers are judged like a learner's but stored nowhere. With ``choice`` it is
+    answered (``InvalidChoice`` for a key that is not one of its choices)."""
+    row = QuizQuestion(
+        quiz=Quiz(source=Quiz.Source.LESSON, rules=question.rules),
+        position=0,
+        kind=question.kind,
+        seed=question.seed,
+        question=question.to_dict(),
+    )
+    if choice is not None:
+        if choice not in {c["key"] for c in question.choices}:
+            raise InvalidChoice("That is not one of the choices.")
+        row.answered_choice = choice
+        row.correct = question.is_correct(choice)
+        row.answered_at = timezone.now()
+    return row

@@ -15,12 +15,15 @@ from tutor.core.context_processors import current_deck
 
 from . import selectors, services
 from .forms import AnswerForm, PracticeForm
+from .models import Skill
 from .presenters import present
 
 
 @learner_required
 def practice(request: HttpRequest) -> HttpResponse:
-    form = PracticeForm(request.POST or None)
+    # ?skill=stoeck&skill=target ticks those skills (a lesson links to practise its own).
+    chosen = [skill for skill in request.GET.getlist("skill") if skill in Skill.values]
+    form = PracticeForm(request.POST or None, initial={"skills": chosen} if chosen else None)
     if request.method == "POST" and form.is_valid():
         count = form.cleaned_data["count"]
         chosen = form.cleaned_data["skills"]
