@@ -162,18 +162,34 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Eight spaces are eight characters: refuse blank and mostly-blank passwords.
+    {"NAME": "tutor.accounts.validators.VisiblePasswordValidator"},
 ]
 
-# Login throttling (django-axes): five wrong passwords for one name from one address
-# lock that pair out for 15 minutes; a right password resets the count.
+# Login throttling (django-axes, tutor/accounts/throttle.py): five wrong passwords for
+# one name from one address lock that pair out for 15 minutes, and a right password
+# resets that pair's count; failed logins from one address under any names (a flood of
+# fresh names, each costing a password hash) lock the address at a higher limit.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("JASS_LOGIN_FAILURE_LIMIT", "5"))
+# Not 5: a class behind one school address mistypes too. A success clears its own name's
+# failures, so only failures nobody followed up with the right password add up here.
+JASS_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("JASS_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
+# Reverse proxies in front of the site that append to X-Forwarded-For (0: none, trust
+# REMOTE_ADDR). Behind one, set it: otherwise every client shares the proxy's address.
+JASS_PROXY_COUNT = int(os.environ.get("JASS_PROXY_COUNT", "0"))
+AXES_HANDLER = "tutor.accounts.throttle.AddressThrottlingHandler"
+AXES_CLIENT_IP_CALLABLE = "tutor.accounts.throttle.client_address"
+AXES_LOCKOUT_CALLABLE = "tutor.accounts.throttle.lockout_response"
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# A request refused during a lockout is not counted again: it costs reads only (no
+# write, no hash), and the pause ends 15 minutes after the last counted failure.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_TEMPLATE = "accounts/locked.html"
 AXES_VERBOSE = False
 

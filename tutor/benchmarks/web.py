@@ -14,7 +14,10 @@ database, and runs, in this order:
 3. with ``--faults``: learners work on a second assignment, the whole gunicorn
    process group is SIGKILLed while they answer, gunicorn is started again on the
    same database, and every learner must resume at its first unanswered question;
-4. reconciliation: every answer a client was told is saved must be in the database
+4. the login flood: ten learners read a lesson, then six clients post fresh names to
+   the login from the same address meanwhile; the address limit must stop the
+   hashing and the lesson page must stay fast (last, as it locks 127.0.0.1's logins);
+5. reconciliation: every answer a client was told is saved must be in the database
    exactly once with its choice; nothing else may be stored; mastery counts must
    match.
 
@@ -29,6 +32,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
+import math
 import os
 import platform
 import random
@@ -41,6 +46,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from threading import Thread
 
 from .client import Client, Recorder, Response, percentile
 from .server import (
@@ -68,6 +74,7 @@ ANSWER_AGAIN = "POST answer again, same tab (409 expected)"
 ANSWER_PAIR = "POST answer twice at once (one 200, one 409)"
 RESULTS = "GET  /classes/assignments/<id>/results/ (teacher)"
 HEALTH = "GET  /health/"
+FLOOD = "POST /accounts/login/ fresh name (flood)"
 LEARNER_ENDPOINTS = (
     LOGIN_PAGE,
     LOGIN,
@@ -724,8 +731,71 @@ class Bench:
         rec.finish()
         return rec
 
+    # --- flood: fresh names at the login from one address (issue 12) ---------------------
+
+    def flood(self, attackers: int = 6) -> Recorder:
+        """Ten learners read a lesson; after 3 s, ``attackers`` clients post fresh names to
+        the login without pauses (each a password hash, but for the address limit).
+        Last of all, because it locks 127.0.0.1 for logins."""
+        warm_up(self.port, self.plan.lessons, self.args.workers * 3)  # after the fault run
+        self.wait_for_quiet("flood")
+        rec, counter = Recorder("login flood"), itertools.count()
+        rec.flood_at = time.monotonic() + 3  # type: ignore[attr-defined]
+        deadline = rec.flood_at + self.args.flood_seconds
+
+        def attack() -> None:
+            client = Client(self.port, rec, timeout=self.args.request_timeout)
+            client.get("/accounts/login/", LOGIN_PAGE, record=False)
+            time.sleep(max(0.0, rec.flood_at - time.monotonic()))
+            while time.monotonic() < deadline:
+                form = {"username": f"flood-{next(counter)}", "password": "wrong"}
+                client.post("/accounts/login/", FLOOD, form, expect=(200, 429))
+
+        def read(st: LearnerState) -> None:
+            client = st.client.clone()
+            client.recorder = rec
+            while time.monotonic() < deadline:
+                self.fetch(client, rec, f"/lessons/{self.plan.lessons[0]}/", LESSON)
+                time.sleep(0.1)
+
+        threads = [Thread(target=attack, daemon=True) for _ in range(attackers)]
+        threads += [Thread(target=read, args=(st,), daemon=True) for st in self.states[:10]]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=deadline - time.monotonic() + self.args.request_timeout + 10)
+        rec.finish()
+        return rec
+
 
 # --- printing ----------------------------------------------------------------------------
+
+
+def flood_report(rec: Recorder, limit: int) -> dict[str, bool]:
+    """Lesson latency before the flood, during it until the address is locked, after."""
+    posts = rec.samples.get(FLOOD, [])
+    locked = min((s.ended for s in posts if s.status == 429), default=math.inf)
+    print(
+        f"\nLOGIN FLOOD: 10 learners read a lesson; after 3 s, 6 clients post fresh names to "
+        f"the login from one address ({rec.ended - rec.flood_at:.0f} s; address limit {limit})"
+    )
+    for label, start, end in (
+        ("no flood", 0, rec.flood_at),
+        (f"flood, {locked - rec.flood_at:.1f} s until the address is locked", rec.flood_at, locked),
+        ("flood, address locked", locked, math.inf),
+    ):
+        ms = sorted(s.latency_ms for s in rec.samples.get(LESSON, []) if start < s.ended <= end)
+        p95 = percentile(ms, 95)
+        p50 = percentile(ms, 50)
+        print(f"  lesson page, {label}: {len(ms)} requests, p50 {p50:.0f} ms, p95 {p95:.0f} ms")
+    hashed = sum(1 for s in posts if s.status == 200)
+    print(f"  failed logins hashed (200): {hashed}, lockout page (429): {len(posts) - hashed}")
+    print("\n".join(error_lines([rec])))
+    return {
+        "flood: the address limit stopped the hashing": hashed <= limit + 6 and hashed < len(posts),
+        "flood: no errors": not rec.errors,
+        "p95 lesson page once a login flood is locked": p95 < P95_GOAL_MS,
+    }
 
 
 def rows_of(rec: Recorder, endpoints=ORDER, seconds: float | None = None) -> list[dict]:
@@ -1041,6 +1111,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--skip-class", action="store_true", help="no class run")
     parser.add_argument("--skip-capacity", action="store_true", help="no capacity phase")
+    parser.add_argument("--skip-flood", action="store_true", help="no login flood phase")
+    parser.add_argument("--flood-seconds", type=float, default=15)
     parser.add_argument("--no-collectstatic", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the temp dir and PG database")
     parser.add_argument("--strict", action="store_true", help="missed goals fail the run too")
@@ -1127,10 +1199,15 @@ def main(argv: list[str] | None = None) -> int:
         class_rec = None if args.skip_class else bench.class_run()
         capacity = [] if args.skip_capacity else bench.capacity()
         fault_rec = bench.fault_run() if args.faults else None
+        flood = None if args.skip_flood or not plan.lessons else bench.flood()
         gunicorn.stop()
         bench.cpu.stop()
 
         verdicts = report(bench, class_rec, capacity, fault_rec, args)
+        if flood is not None:
+            from django.conf import settings
+
+            verdicts |= flood_report(flood, settings.JASS_LOGIN_ADDRESS_FAILURE_LIMIT)
         print()
         print("RECONCILIATION (acknowledged answers against the database)")
         result = reconcile([st.pk for st in bench.states], bench.acks)
