@@ -41,6 +41,7 @@ class AssignmentSpec:
     same_questions: bool = True
     explanations: str = Assignment.Explanations.IMMEDIATELY
     late_policy: str = Assignment.LatePolicy.REFUSE
+    tools_allowed: bool = False
 
 
 def create_assignment(
@@ -72,6 +73,7 @@ def create_assignment(
         same_questions=spec.same_questions,
         explanations=spec.explanations,
         late_policy=spec.late_policy,
+        tools_allowed=spec.tools_allowed,
         base_seed=secrets.randbelow(2**31),
     )
 

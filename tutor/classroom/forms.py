@@ -7,6 +7,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tutor.accounts.validators import clean_display_name
 from tutor.quizzes.models import Skill
 from tutor.quizzes.services import MAX_QUESTIONS
 from tutor.weistool.forms import preset_choices
@@ -17,6 +18,10 @@ from .models import Assignment
 
 class ClassForm(forms.Form):
     name = forms.CharField(label=_("Class name"), max_length=80)
+
+    def clean_name(self) -> str:
+        # No zero-width or blank-only names (tutor/accounts/validators.py).
+        return clean_display_name(self.cleaned_data["name"])
 
 
 class JoinForm(forms.Form):
@@ -67,6 +72,14 @@ class AssignmentForm(forms.Form):
         initial=Assignment.LatePolicy.REFUSE,
         widget=forms.RadioSelect,
     )
+    tools_allowed = forms.BooleanField(
+        label=_("Learners may use the Weis tool while they work on it"),
+        required=False,
+        help_text=_(
+            "Off: while a learner has this assignment open, the Weis tool shows a notice "
+            "instead of results."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -74,6 +87,10 @@ class AssignmentForm(forms.Form):
         now = timezone.localtime().replace(second=0, microsecond=0)
         self.fields["opens_at"].initial = now
         self.fields["due_at"].initial = now + timedelta(days=7)
+
+    def clean_title(self) -> str:
+        # No zero-width or blank-only titles (tutor/accounts/validators.py).
+        return clean_display_name(self.cleaned_data["title"])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -95,4 +112,5 @@ class AssignmentForm(forms.Form):
             same_questions=d["same_questions"],
             explanations=d["explanations"],
             late_policy=d["late_policy"],
+            tools_allowed=d["tools_allowed"],
         )

@@ -84,6 +84,9 @@ class Assignment(models.Model):
         choices=Explanations.choices,
         default=Explanations.IMMEDIATELY,
     )
+    # A graded assignment would be pointless if the public Weis tool solved its
+    # questions; the teacher decides (issue 12).
+    tools_allowed = models.BooleanField(_("Weis tool allowed"), default=False)
     late_policy = models.CharField(
         _("late submissions"), max_length=16, choices=LatePolicy.choices, default=LatePolicy.REFUSE
     )
@@ -97,6 +100,10 @@ class Assignment(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    def is_open(self, now: datetime) -> bool:
+        """Work can be done now: opened and not closed."""
+        return self.opens_at <= now and not self.is_closed(now)
 
     def is_closed(self, now: datetime) -> bool:
         """After the due date with late work refused, nothing more can be done."""

@@ -34,6 +34,7 @@ from tutor.quizzes.mistakes import mistake_text
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill, SkillState
 from tutor.quizzes.presenters import choice_label
 from tutor.quizzes.selectors import SkillRow, skill_rows
+from tutor.quizzes.services import settle_released_answers
 
 from .models import Assignment, Membership, SchoolClass
 
@@ -558,6 +559,7 @@ def mastery_grid(school_class: SchoolClass) -> MasteryGrid:
     """Learners by skills; a skill never practised is None, not the prior of 25 %."""
     skills = [SkillColumn(skill=value, label=str(label)) for value, label in Skill.choices]
     members = _members(school_class)
+    settle_released_answers([learner.pk for learner in members])
     states: dict[tuple[int, str], SkillState] = {
         (s.learner_id, s.skill): s
         for s in SkillState.objects.filter(learner__memberships__school_class=school_class)

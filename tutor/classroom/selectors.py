@@ -89,3 +89,26 @@ def learner_assignments(learner: User, now: datetime | None = None) -> list[DueR
             )
         )
     return rows
+
+
+def assignment_barring_tools(user: User, now: datetime | None = None) -> Assignment | None:
+    """An open assignment attempt of ``user`` whose teacher did not allow the Weis tool,
+    or None. While there is one, the Weis tool shows a notice instead of results."""
+    if not user.is_authenticated or not user.is_learner:
+        return None
+    now = now or timezone.now()
+    attempts = (
+        Quiz.objects.filter(
+            learner=user,
+            submitted_at__isnull=True,
+            assignment__tools_allowed=False,
+            assignment__opens_at__lte=now,
+            assignment__school_class__memberships__learner=user,
+        )
+        .select_related("assignment")
+        .order_by("assignment__due_at")
+    )
+    for attempt in attempts:
+        if attempt.assignment.is_open(now):
+            return attempt.assignment
+    return None

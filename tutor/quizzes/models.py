@@ -85,6 +85,10 @@ class QuizQuestion(models.Model):
     answered_choice = models.CharField(max_length=8, blank=True, default="")
     correct = models.BooleanField(null=True)
     answered_at = models.DateTimeField(null=True, blank=True)
+    # When this answer moved the learner's mastery. An assignment that explains only
+    # after its due date keeps correctness hidden, so its answers wait until then
+    # (services.settle_released_answers); everything else counts at once.
+    skill_recorded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["quiz", "position"]

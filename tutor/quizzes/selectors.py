@@ -21,9 +21,17 @@ def quiz_of(learner: User, quiz_id: int) -> Quiz:
     quiz = (
         Quiz.objects.filter(pk=quiz_id, learner=learner).exclude(source=Quiz.Source.LESSON).first()
     )
-    if quiz is None:
+    if quiz is None or left_class(quiz):
         raise Http404("No such quiz")
     return quiz
+
+
+def left_class(quiz: Quiz) -> bool:
+    """Whether ``quiz`` is an unsubmitted attempt at an assignment of a class its learner
+    was removed from: removal ends access to it (what was saved stays for the teacher)."""
+    if quiz.assignment_id is None or quiz.submitted_at is not None:
+        return False
+    return not quiz.assignment.school_class.memberships.filter(learner_id=quiz.learner_id).exists()
 
 
 def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
@@ -31,13 +39,16 @@ def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
     try:
         # get(), not first(): (quiz, position) is unique, and first()'s ORDER BY
         # costs more to compile than the whole query takes to run.
-        return (
+        question = (
             QuizQuestion.objects.select_related("quiz", "quiz__assignment")
             .exclude(quiz__source=Quiz.Source.LESSON)
             .get(quiz_id=quiz_id, quiz__learner=learner, position=position)
         )
     except QuizQuestion.DoesNotExist:
         raise Http404("No such question") from None
+    if left_class(question.quiz):
+        raise Http404("No such question")
+    return question
 
 
 def lesson_question_of(learner: User, slug: str, quiz_id: int, position: int) -> QuizQuestion:
@@ -94,8 +105,16 @@ class SkillRow:
 
 
 def skill_rows(learner: User, now: datetime | None = None) -> list[SkillRow]:
-    """Every skill with the learner's mastery, including skills never practised."""
+    """Every skill with the learner's mastery, including skills never practised.
+
+    Answers whose explanations were released since they were given count first
+    (:func:`~tutor.quizzes.services.settle_released_answers`); until then mastery does
+    not show whether they were right.
+    """
+    from .services import settle_released_answers
+
     now = now or timezone.now()
+    settle_released_answers([learner.pk], now)
     states = {s.skill: s for s in SkillState.objects.filter(learner=learner)}
     rows = []
     for skill, label in Skill.choices:

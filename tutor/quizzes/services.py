@@ -7,7 +7,7 @@ restrict everything to the requesting learner); the functions check again anyway
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -52,6 +52,10 @@ def check_can_answer(quiz: Quiz, now: datetime) -> None:
         raise AttemptClosed(_("This attempt has been submitted; it takes no more answers."))
     if quiz.assignment.is_closed(now):
         raise AttemptClosed(_("The due date has passed; this assignment takes no more work."))
+    if not quiz.assignment.school_class.memberships.filter(learner_id=quiz.learner_id).exists():
+        raise AttemptClosed(
+            _("You are no longer in this class, so this assignment takes no more answers.")
+        )
 
 
 def explanations_visible(quiz: Quiz, now: datetime | None = None) -> bool:
@@ -65,7 +69,7 @@ def explanations_visible(quiz: Quiz, now: datetime | None = None) -> bool:
 class AnswerOutcome:
     question: QuizQuestion
     correct: bool
-    mastery: float
+    mastery: float | None  # None while the assignment keeps correctness hidden
 
 
 def new_seed() -> int:
@@ -123,21 +127,63 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
     correct = choice == question.question["answer"]
     now = timezone.now()
     check_can_answer(question.quiz, now)
+    # Mastery is visible on every page, so it may move only once the learner may know
+    # whether the answer was right (issue 12: nothing shown may depend on correctness
+    # before the assignment releases it).
+    counts_now = explanations_visible(question.quiz, now)
     with transaction.atomic():
         # The condition makes the write happen once even when two requests race.
         updated = QuizQuestion.objects.filter(pk=question.pk, answered_at__isnull=True).update(
-            answered_choice=choice, correct=correct, answered_at=now
+            answered_choice=choice,
+            correct=correct,
+            answered_at=now,
+            skill_recorded_at=now if counts_now else None,
         )
         if not updated:
             raise AlreadyAnswered("This question has been answered already.")
-        state = _record_skill(learner, question.kind, correct, now)
+        state = _record_skill(learner, question.kind, correct, now) if counts_now else None
         quiz = question.quiz
         if not QuizQuestion.objects.filter(quiz=quiz, answered_at__isnull=True).exists():
             Quiz.objects.filter(pk=quiz.pk, completed_at__isnull=True).update(completed_at=now)
     # The row now holds exactly this; setting it here spares a query and keeps the
     # cached quiz and assignment on the object.
     question.answered_choice, question.correct, question.answered_at = choice, correct, now
-    return AnswerOutcome(question=question, correct=correct, mastery=state.mastery)
+    question.skill_recorded_at = now if counts_now else None
+    return AnswerOutcome(
+        question=question, correct=correct, mastery=state.mastery if state else None
+    )
+
+
+def settle_released_answers(learner_ids: Iterable[int], now: datetime | None = None) -> int:
+    """Let answers whose explanations have been released since they were given move
+    their learners' mastery, in the order they were given; returns how many did.
+
+    Each answer counts once even when two requests settle at the same moment (the
+    conditional update decides which one applies it).
+    """
+    now = now or timezone.now()
+    pending = (
+        QuizQuestion.objects.filter(
+            quiz__learner_id__in=list(learner_ids),
+            answered_at__isnull=False,
+            skill_recorded_at__isnull=True,
+        )
+        .select_related("quiz__assignment", "quiz__learner")
+        .order_by("answered_at", "pk")
+    )
+    applied = 0
+    for question in pending:
+        if not explanations_visible(question.quiz, now):
+            continue
+        with transaction.atomic():
+            won = QuizQuestion.objects.filter(
+                pk=question.pk, skill_recorded_at__isnull=True
+            ).update(skill_recorded_at=now)
+            if won:
+                learner, correct = question.quiz.learner, bool(question.correct)
+                _record_skill(learner, question.kind, correct, question.answered_at)
+                applied += 1
+    return applied
 
 
 def _record_skill(learner: User, skill: str, correct: bool, now) -> SkillState:
@@ -148,8 +194,9 @@ def _record_skill(learner: User, skill: str, correct: bool, now) -> SkillState:
     state.attempts += 1
     state.correct += int(correct)
     state.streak = state.streak + 1 if correct else 0
-    state.last_answered_at = now
-    state.due_at = mastery.next_due(now, state.streak)
+    # An answer released later may be older than one already counted.
+    state.last_answered_at = max(filter(None, (state.last_answered_at, now)))
+    state.due_at = mastery.next_due(state.last_answered_at, state.streak)
     state.save()
     return state
 

@@ -5,6 +5,7 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 
 from rules_core import DECK
+from tutor.classroom.selectors import assignment_barring_tools
 from tutor.core.context_processors import current_deck
 
 from .forms import SEATS, WeisToolForm
@@ -17,7 +18,9 @@ def weis_tool(request: HttpRequest) -> HttpResponse:
     bound = bool(request.GET)
     form = WeisToolForm(request.GET if bound else None, lang=lang, deck=deck)
     result = None
-    if bound and form.is_valid() and any(form.cleaned_data["hands"]):
+    barred_by = assignment_barring_tools(request.user)
+    valid = bound and form.is_valid()
+    if barred_by is None and valid and any(form.cleaned_data["hands"]):
         data = form.cleaned_data
         result = evaluate(data["hands"], data["contract"], data["rules"])
     cleaned = form.cleaned_data if bound else {}
@@ -45,6 +48,7 @@ def weis_tool(request: HttpRequest) -> HttpResponse:
         "owner": owner,
         "edit": edit,
         "result": result,
+        "barred_by": barred_by,
         "hands": result.hands if result else (),
     }
     template = "weistool/tool.html"

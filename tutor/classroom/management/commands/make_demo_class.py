@@ -46,7 +46,7 @@ from tutor.classroom.results import name_key
 from tutor.classroom.services import create_class
 from tutor.quizzes import mastery
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill, SkillState
-from tutor.quizzes.services import answer
+from tutor.quizzes.services import answer, settle_released_answers
 
 DEMO_PASSWORD = "jass-demo-2026"
 DEFAULT_TEACHER = "lehrerin"
@@ -351,8 +351,10 @@ class Command(BaseCommand):
                 answered = shown + timedelta(seconds=seconds * (1.0 if correct else 1.25))
                 question.shown_at, question.answered_at = shown, answered
                 question_times.append(question)
-                key = (learner.user.pk, question.kind)
-                last_answer[key] = max(last_answer.get(key, answered), answered)
+                if question.skill_recorded_at is not None:  # counted at once, not after due
+                    question.skill_recorded_at = answered
+                    key = (learner.user.pk, question.kind)
+                    last_answer[key] = max(last_answer.get(key, answered), answered)
                 clock = answered
                 right += correct
                 stats.answers += 1
@@ -414,7 +416,7 @@ class Command(BaseCommand):
             quizzes, ["created_at", "submitted_at", "late", "completed_at"], batch_size=500
         )
         QuizQuestion.objects.bulk_update(
-            question_times, ["shown_at", "answered_at"], batch_size=500
+            question_times, ["shown_at", "answered_at", "skill_recorded_at"], batch_size=500
         )
         states = list(
             SkillState.objects.filter(
@@ -427,6 +429,9 @@ class Command(BaseCommand):
                 state.last_answered_at = last
                 state.due_at = mastery.next_due(last, state.streak)
         SkillState.objects.bulk_update(states, ["last_answered_at", "due_at"], batch_size=500)
+        # Answers kept out of mastery until their (now past) due date count now.
+        school_class = plans[0].assignment.school_class
+        settle_released_answers(school_class.memberships.values_list("learner_id", flat=True))
 
     # --- output --------------------------------------------------------------
 
