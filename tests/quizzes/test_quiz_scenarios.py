@@ -1,4 +1,4 @@
-"""The round builders the quiz generators use (tutor.quizzes.scenarios): the new
+"""The round builders the quiz generators use (teaching.scenarios): the new
 ``pair_scenario`` (R6.1) and ``near_miss_scenario`` (R7.5), and a known bug of
 ``stoeck_scenario``."""
 
@@ -9,8 +9,8 @@ import doctest
 import pytest
 
 from rules_core import RuleSet, StoeckReason, check_stoeck, resolve_target, score_round
-from tutor.quizzes import scenarios
-from tutor.quizzes.scenarios import (
+from teaching import scenarios
+from teaching.scenarios import (
     PAIR_CALLS,
     ScenarioError,
     near_miss_scenario,

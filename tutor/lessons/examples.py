@@ -226,7 +226,7 @@ _ORDERS = {"K-first": "K", "Q-first": "Q"}
 
 
 def _stoeck_example(params: dict[str, str]) -> dict[str, Any]:
-    from tutor.quizzes.scenarios import stoeck_scenario
+    from teaching.scenarios import stoeck_scenario
 
     contract = _contract(params)
     order = params.get("order")
@@ -257,7 +257,7 @@ def _order_text(rules: RuleSet) -> str:
 def _target_example(params: dict[str, str]) -> dict[str, Any]:
     """Either written blocks (``before``, ``weis``, ``stoeck``, ``tricks``, optional
     ``target``) or a generated round (``decides``, optional ``seed``)."""
-    from tutor.quizzes.scenarios import target_scenario
+    from teaching.scenarios import target_scenario
 
     rules = _rules(params)
     if "decides" in params:

@@ -1,0 +1,514 @@
+"""Consistent rounds built to order: pure functions (seed in, round out), no database.
+
+A Stöck question needs a real round in which the holder plays trump King and Ober
+in given tricks, with the call at a given moment. Rather than hope a random deal
+does that, :func:`stoeck_scenario` deals the pair to the holder and plays legal
+cards (``rules_core.legal_cards``) with a policy that puts the two cards where they
+are wanted, retrying with the next sub-seed when the rules forbid it (say, an
+under-trump). Every play is legal, and ``rules_core.check_stoeck`` judges the result.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rules_core import (
+    DECK,
+    Card,
+    Contract,
+    RoundScore,
+    RulesError,
+    RuleSet,
+    StoeckCall,
+    StoeckResult,
+    TargetResult,
+    check_stoeck,
+    legal_cards,
+    resolve_target,
+    resolve_weis,
+    score_round,
+    trick_winner,
+)
+from rules_core.cards import Rank
+from rules_core.deals import deal_cards, play_round
+
+CALLS = ("second", "first", "late", "prompted", "none", "pending", "not-yet")
+MAX_ATTEMPTS = 400
+
+
+class ScenarioError(RulesError):
+    """No consistent round fits the request (for example trick numbers out of order)."""
+
+
+@dataclass(frozen=True)
+class StoeckScenario:
+    contract: Contract
+    hands: tuple[tuple[Card, ...], ...]
+    plays: tuple[tuple[int, Card], ...]
+    calls: tuple[StoeckCall, ...]
+    holder: int | None
+    first_index: int | None
+    second_index: int | None
+    result: StoeckResult
+
+    @property
+    def tricks(self) -> list[list[tuple[int, Card, int]]]:
+        """The plays grouped by trick: ``(seat, card, index in plays)``."""
+        grouped: list[list[tuple[int, Card, int]]] = []
+        for index, (seat, card) in enumerate(self.plays):
+            if index % 4 == 0:
+                grouped.append([])
+            grouped[-1].append((seat, card, index))
+        return grouped
+
+
+def _deal(rng: random.Random, holder: int, pair: tuple[Card, Card]) -> list[list[Card]]:
+    """The holder gets the pair and seven random cards; the others share the rest."""
+    rest = [c for c in DECK if c not in pair]
+    rng.shuffle(rest)
+    hands: list[list[Card]] = [[] for _ in range(4)]
+    hands[holder] = [*pair, *rest[:7]]
+    others = [seat for seat in range(4) if seat != holder]
+    for i, seat in enumerate(others):
+        hands[seat] = rest[7 + i * 9 : 16 + i * 9]
+    return hands
+
+
+def _play_round(
+    rng: random.Random,
+    hands: list[list[Card]],
+    contract: Contract,
+    pair: tuple[Card, Card],
+    first_trick: int,
+    second_trick: int,
+) -> tuple[list[tuple[int, Card]], int, int] | None:
+    """Random legal play with the pair, in random order, at the given tricks."""
+    order = list(pair)
+    rng.shuffle(order)
+    played = _play_pair(rng, hands, contract, {order[0]: first_trick, order[1]: second_trick})
+    if played is None:
+        return None
+    plays, indices = played
+    return plays, indices[order[0]], indices[order[1]]
+
+
+def _excerpt(
+    call: str, first_seat: int, first_index: int, second_seat: int, second_index: int
+) -> tuple[tuple[StoeckCall, ...], int]:
+    """The calls a scenario's ``call`` stands for, and how many plays the excerpt shows.
+
+    The excerpt runs to the end of the trick after the deadline, so the deadline has
+    visibly passed; "pending" and "not-yet" stop earlier on purpose.
+    """
+    end = min(36, (second_index + 1) // 4 * 4 + 4 + (4 if second_index % 4 == 3 else 0))
+    if call == "second":
+        return (StoeckCall(second_seat, second_index),), end
+    if call == "first":
+        return (StoeckCall(first_seat, first_index),), end
+    if call == "late":
+        if second_index == 35:
+            raise ScenarioError("a call after the last card of the round cannot be late")
+        return (StoeckCall(second_seat, second_index + 1),), end
+    if call == "prompted":
+        return (StoeckCall(second_seat, second_index, prompted=True),), end
+    if call == "pending":
+        if second_index == 35:
+            # The round is complete then, and an uncalled Stöck is lost (R6.4a).
+            raise ScenarioError("the last card of the round leaves nothing pending")
+        return (), second_index + 1
+    if call == "not-yet":
+        return (), min(second_index, first_index // 4 * 4 + 4)
+    return (), end
+
+
+def _judged(
+    contract: Contract,
+    hands: list[list[Card]],
+    plays: list[tuple[int, Card]],
+    calls: tuple[StoeckCall, ...],
+    holder: int | None,
+    first_index: int,
+    second_index: int,
+    rules: RuleSet,
+) -> StoeckScenario:
+    """The excerpt as a scenario, with rules_core's verdict on it."""
+    hands_t = tuple(tuple(sorted(h)) for h in hands)
+    plays_t = tuple(plays)
+    return StoeckScenario(
+        contract=contract,
+        hands=hands_t,
+        plays=plays_t,
+        calls=calls,
+        holder=holder,
+        first_index=first_index,
+        second_index=second_index,
+        result=check_stoeck(hands_t, contract, plays_t, calls, rules),
+    )
+
+
+@lru_cache(maxsize=512)
+def stoeck_scenario(
+    contract: str,
+    holder: int,
+    first_trick: int,
+    second_trick: int,
+    call: str,
+    seed: int = 0,
+    rules: RuleSet | None = None,
+    *,
+    first_rank: str | None = None,
+    second_position: int | None = None,
+) -> StoeckScenario:
+    """A round excerpt where ``holder`` plays trump K/Q in the given tricks (1-9).
+
+    ``first_rank`` (``"K"`` or ``"Q"``) fixes which of the two the holder plays
+    first (else the seed chooses); ``second_position`` (0-3) fixes where the second
+    card falls in its trick (3: the last card of the trick, nobody covers it).
+
+    ``call``: ``second`` (said with the second card: valid), ``first`` (said only
+    with the first card), ``late`` (said one card after the second), ``prompted``
+    (said with the second card after the partner's reminder), ``none`` (never said),
+    ``pending`` (the excerpt ends on the second card: still possible), ``not-yet``
+    (the excerpt ends before the second card).
+
+    >>> s = stoeck_scenario("H", 2, 3, 6, "second")
+    >>> s.result.status, s.result.reason.value, s.holder
+    ('scored', 'valid', 2)
+    >>> stoeck_scenario("H", 2, 3, 6, "late").result.reason.value
+    'too_late'
+    """
+    contract_ = Contract.parse(contract)
+    rules = rules or RuleSet()
+    if contract_.trump is None:
+        raise ScenarioError("Stöck scenarios need a trump contract")
+    if call not in CALLS:
+        raise ScenarioError(f"call must be one of {', '.join(CALLS)}")
+    if not (0 <= holder <= 3 and 1 <= first_trick < second_trick <= 9):
+        raise ScenarioError("need a seat 0-3 and trick numbers 1 <= first < second <= 9")
+    if first_rank not in (None, "K", "Q"):
+        raise ScenarioError("first_rank must be 'K' or 'Q'")
+    if second_position not in (None, 0, 1, 2, 3):
+        raise ScenarioError("second_position must be 0-3 (the place in the trick)")
+    pair = (Card(contract_.trump, Rank.K), Card(contract_.trump, Rank.Q))
+    rng = random.Random(seed)
+    for _attempt in range(MAX_ATTEMPTS * 4 if second_position is not None else MAX_ATTEMPTS):
+        hands = _deal(rng, holder, pair)
+        played = _play_round(rng, hands, contract_, pair, first_trick, second_trick)
+        if played is None:
+            continue
+        first_card = played[0][played[1]][1]
+        if first_rank is not None and first_card.rank is not Rank[first_rank]:
+            continue
+        if second_position is not None and played[2] % 4 != second_position:
+            continue
+        break
+    else:
+        raise ScenarioError("no legal round puts the cards in those tricks; try other tricks")
+    plays, first_index, second_index = played
+    calls, end = _excerpt(call, holder, first_index, holder, second_index)
+    return _judged(contract_, hands, plays[:end], calls, holder, first_index, second_index, rules)
+
+
+@dataclass(frozen=True)
+class PlayedRound:
+    contract: Contract
+    hands: tuple[tuple[Card, ...], ...]
+    plays: tuple[tuple[int, Card], ...]
+    calls: tuple[StoeckCall, ...]
+
+
+def random_round(contract: str, seed: int, *, call_stoeck: bool = True) -> PlayedRound:
+    """A random deal played out with random legal cards; a Stöck holder calls in time.
+
+    >>> r = random_round("S", 7)
+    >>> len(r.plays), sorted(len(h) for h in r.hands)
+    (36, [9, 9, 9, 9])
+    """
+    contract_ = Contract.parse(contract)
+    rng = random.Random(seed)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hands = [sorted(deck[i * 9 : i * 9 + 9]) for i in range(4)]
+    remaining = [list(h) for h in hands]
+    pair: set[Card] = set()
+    if contract_.trump is not None:
+        pair = {Card(contract_.trump, Rank.K), Card(contract_.trump, Rank.Q)}
+    plays: list[tuple[int, Card]] = []
+    calls: list[StoeckCall] = []
+    leader = 0
+    for _trick in range(9):
+        trick: list[Card] = []
+        seats = [(leader + k) % 4 for k in range(4)]
+        for seat in seats:
+            card = rng.choice(legal_cards(remaining[seat], tuple(trick), contract_))
+            remaining[seat].remove(card)
+            trick.append(card)
+            plays.append((seat, card))
+            holds_pair = pair and pair <= set(hands[seat])
+            if call_stoeck and holds_pair and card in pair and not (pair & set(remaining[seat])):
+                calls.append(StoeckCall(seat, len(plays) - 1))
+        leader = seats[trick_winner(tuple(trick), contract_)]
+    return PlayedRound(
+        contract=contract_,
+        hands=tuple(tuple(h) for h in hands),
+        plays=tuple(plays),
+        calls=tuple(calls),
+    )
+
+
+@dataclass(frozen=True)
+class TargetScenario:
+    round: PlayedRound
+    score: RoundScore
+    before: tuple[int, int]
+    target: int
+    rules: RuleSet
+    result: TargetResult
+
+
+def _increments(score: RoundScore, rules: RuleSet) -> list[tuple[int, int, str, int | None]]:
+    """(team, points, block, trick index) in the order the target counts them (R7.3, R7.4)."""
+    events: list[tuple[int, int, str, int | None]] = []
+    for block in rules.target_order:
+        if block == "tricks":
+            events.extend((t.team, t.points, "tricks", t.index) for t in score.tricks if t.points)
+        else:
+            events.extend(
+                (team, score.blocks[team][block], block, None)
+                for team in (0, 1)
+                if score.blocks[team][block]
+            )
+    return events
+
+
+@lru_cache(maxsize=256)
+def target_scenario(decides: str, seed: int = 0, rules: RuleSet | None = None) -> TargetScenario:
+    """A real round and scores before it, built so that ``decides`` decides the game.
+
+    ``decides``: ``weis``, ``stoeck``, ``tricks`` or ``nobody``. Where it can, the
+    other team is placed so that it would reach the target later in the same round,
+    which is the case R7.3 is about. The answer comes from ``resolve_target``.
+
+    >>> s = target_scenario("stoeck", 3)
+    >>> s.result.block, s.result.team is not None
+    ('stoeck', True)
+    """
+    if decides not in ("weis", "stoeck", "tricks", "nobody"):
+        raise ScenarioError("decides must be weis, stoeck, tricks or nobody")
+    rules = rules or RuleSet()
+    target = rules.target
+    rng = random.Random(seed)
+    for _attempt in range(MAX_ATTEMPTS):
+        contract = rng.choice(
+            ["D", "H", "S", "C"] if decides == "stoeck" else [c.code for c in Contract]
+        )
+        played = random_round(contract, rng.randrange(1 << 30))
+        score = score_round(played.hands, played.contract, played.plays, played.calls, rules)
+        events = _increments(score, rules)
+        before = _place(events, decides, target, rng)
+        if before is None:
+            continue
+        result = resolve_target(before, score, target, rules)
+        wanted_block = None if decides == "nobody" else decides
+        if result.block == wanted_block:
+            return TargetScenario(played, score, before, target, rules, result)
+    raise ScenarioError(f"no round found in which {decides} decides")
+
+
+def _place(
+    events: list[tuple[int, int, str, int | None]], decides: str, target: int, rng: random.Random
+) -> tuple[int, int] | None:
+    totals = [sum(p for t, p, _b, _i in events if t == team) for team in (0, 1)]
+    if decides == "nobody":
+        gaps = (rng.randrange(1, 120), rng.randrange(1, 120))
+        before = (target - gaps[0] - totals[0], target - gaps[1] - totals[1])
+        return before if min(before) >= 0 else None
+    candidates = [i for i, e in enumerate(events) if e[2] == decides]
+    if not candidates:
+        return None
+    k = rng.choice(candidates)
+    team = events[k][0]
+    other = 1 - team
+    before = [0, 0]
+    before[team] = target - sum(p for t, p, _b, _i in events[: k + 1] if t == team)
+    later = [i for i in range(k + 1, len(events)) if events[i][0] == other]
+    if later:
+        j = rng.choice(later)
+        before[other] = target - sum(p for t, p, _b, _i in events[: j + 1] if t == other)
+    else:
+        before[other] = target - 1 - totals[other]
+    if min(before) < 0 or max(before) >= target:
+        return None
+    return before[0], before[1]
+
+
+PAIR_CALLS = ("second", "first", "late", "prompted", "none")
+
+
+def _deal_pair(rng: random.Random, owners: dict[Card, int]) -> list[list[Card]]:
+    """Each card of ``owners`` to its seat; the other cards at random."""
+    rest = [c for c in DECK if c not in owners]
+    rng.shuffle(rest)
+    hands: list[list[Card]] = [[] for _ in range(4)]
+    for c in sorted(owners):
+        hands[owners[c]].append(c)
+    for seat in range(4):
+        while len(hands[seat]) < 9:
+            hands[seat].append(rest.pop())
+    return hands
+
+
+def _play_pair(
+    rng: random.Random,
+    hands: list[list[Card]],
+    contract: Contract,
+    wanted: dict[Card, int],
+) -> tuple[list[tuple[int, Card]], dict[Card, int]] | None:
+    """Random legal play in which each card of ``wanted`` is played in the given trick
+    (1-9) and not before; None when the rules forbid it."""
+    remaining = [list(h) for h in hands]
+    plays: list[tuple[int, Card]] = []
+    indices: dict[Card, int] = {}
+    leader = 0
+    for trick_no in range(1, 10):
+        trick: list[Card] = []
+        seats = [(leader + k) % 4 for k in range(4)]
+        for seat in seats:
+            legal = list(legal_cards(remaining[seat], tuple(trick), contract))
+            due = [c for c in sorted(wanted) if wanted[c] == trick_no and c in remaining[seat]]
+            if due:
+                if due[0] not in legal:
+                    return None
+                choice = due[0]
+            else:
+                others = [c for c in legal if c not in wanted]
+                if not others:
+                    return None
+                choice = rng.choice(others)
+            remaining[seat].remove(choice)
+            trick.append(choice)
+            if choice in wanted:
+                indices[choice] = len(plays)
+            plays.append((seat, choice))
+        leader = seats[trick_winner(tuple(trick), contract)]
+    return plays, indices
+
+
+@lru_cache(maxsize=512)
+def pair_scenario(
+    contract: str,
+    suit: str,
+    king_seat: int,
+    queen_seat: int,
+    first_trick: int,
+    second_trick: int,
+    call: str,
+    seed: int = 0,
+    rules: RuleSet | None = None,
+) -> StoeckScenario:
+    """A round excerpt around the King and Ober of ``suit``, for the cases where they
+    are no Stöck: in Obenabe or Undenufe (R6.1), or split between two players
+    (``king_seat != queen_seat``, R6.1). One of the two cards, chosen at random,
+    is played in ``first_trick`` and the other in ``second_trick`` (1-9).
+
+    ``call`` (made by the player of the second card, or of the first for
+    ``first``): ``second`` (with the second card), ``first`` (with the first card),
+    ``late`` (one card after the second), ``prompted`` (with the second card after
+    the partner's reminder), ``none``. ``holder`` is the seat holding both cards,
+    or None when they are split; ``first_index``/``second_index`` are the plays of
+    the two cards.
+
+    >>> s = pair_scenario("obenabe", "H", 1, 1, 2, 5, "second", 3)
+    >>> s.result.status, s.result.reason.value, s.holder
+    ('none', 'no_trump_contract', 1)
+    >>> s = pair_scenario("S", "S", 0, 2, 2, 5, "second", 3)
+    >>> s.result.reason.value, s.holder, s.calls[0].seat == s.plays[s.second_index][0]
+    ('not_held_by_one_player', None, True)
+    """
+    contract_ = Contract.parse(contract)
+    rules = rules or RuleSet()
+    if call not in PAIR_CALLS:
+        raise ScenarioError(f"call must be one of {', '.join(PAIR_CALLS)}")
+    if not (0 <= king_seat <= 3 and 0 <= queen_seat <= 3 and 1 <= first_trick < second_trick <= 9):
+        raise ScenarioError("need seats 0-3 and trick numbers 1 <= first < second <= 9")
+    suit_ = Card.parse(suit + "K").suit
+    if contract_.trump is not None and suit_ is not contract_.trump:
+        raise ScenarioError("in a trump contract, give the trump suit's King and Ober")
+    if contract_.trump is not None and king_seat == queen_seat:
+        raise ScenarioError("in a trump contract, use stoeck_scenario for a Stöck in one hand")
+    king, queen = Card(suit_, Rank.K), Card(suit_, Rank.Q)
+    owners = {king: king_seat, queen: queen_seat}
+    rng = random.Random(seed)
+    for _attempt in range(MAX_ATTEMPTS):
+        order = [king, queen]
+        rng.shuffle(order)
+        hands = _deal_pair(rng, owners)
+        played = _play_pair(rng, hands, contract_, {order[0]: first_trick, order[1]: second_trick})
+        if played is not None:
+            break
+    else:
+        raise ScenarioError("no legal round puts the cards in those tricks; try other tricks")
+    plays, indices = played
+    first_index, second_index = indices[order[0]], indices[order[1]]
+    first_seat, second_seat = plays[first_index][0], plays[second_index][0]
+    calls, end = _excerpt(call, first_seat, first_index, second_seat, second_index)
+    holder = king_seat if king_seat == queen_seat else None
+    return _judged(contract_, hands, plays[:end], calls, holder, first_index, second_index, rules)
+
+
+def _calls_in_time(
+    hands: tuple[tuple[Card, ...], ...], contract: Contract, plays: list[tuple[int, Card]]
+) -> tuple[StoeckCall, ...]:
+    """The holder of trump King and Ober calls Stöck with the second of them (R6.2)."""
+    if contract.trump is None:
+        return ()
+    pair = (Card(contract.trump, Rank.K), Card(contract.trump, Rank.Q))
+    for seat, hand in enumerate(hands):
+        if pair[0] in hand and pair[1] in hand:
+            second = max(i for i, (_s, c) in enumerate(plays) if c in pair)
+            return (StoeckCall(seat, second),)
+    return ()
+
+
+@lru_cache(maxsize=256)
+def near_miss_scenario(seed: int = 0, rules: RuleSet | None = None) -> TargetScenario:
+    """A real round after which nobody has reached the target (R7.5), with both teams
+    close to it. Where the deals allow, the team that lost the Weis (R5.6) ends within
+    its own melds' value of the target, so that counting them would wrongly reach it.
+    The deal is played out with random legal cards; a Stöck holder calls in time.
+
+    >>> s = near_miss_scenario(4)
+    >>> s.result.team, s.result.block, max(s.result.totals) < s.target
+    (None, None, True)
+    """
+    rules = rules or RuleSet()
+    target = rules.target
+    rng = random.Random(seed)
+    for attempt in range(MAX_ATTEMPTS):
+        contract = Contract.parse(rng.choice([c.code for c in Contract]))
+        deal_rng = random.Random(rng.randrange(1 << 30))
+        hands = deal_cards(deal_rng)
+        weis = resolve_weis(hands, contract, rules)
+        lost = 0
+        loser = 0
+        if weis.team is not None:
+            loser = 1 - weis.team
+            melds = weis.melds
+            lost = sum(m.points for s in (loser, loser + 2) for m in melds[s]) * weis.factor
+        if not lost and attempt < 60:
+            continue
+        plays = play_round(hands, contract, rng=deal_rng)
+        played = PlayedRound(contract, hands, tuple(plays), _calls_in_time(hands, contract, plays))
+        score = score_round(played.hands, played.contract, played.plays, played.calls, rules)
+        gaps = [rng.randint(1, 60), rng.randint(1, 60)]
+        if lost:
+            gaps[loser] = rng.randint(1, lost)
+        before = (target - gaps[0] - score.totals[0], target - gaps[1] - score.totals[1])
+        if min(before) < 0:
+            continue
+        result = resolve_target(before, score, target, rules)
+        if result.team is None:
+            return TargetScenario(played, score, before, target, rules, result)
+    raise ScenarioError("no round found that ends just short of the target")
