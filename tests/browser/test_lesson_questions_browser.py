@@ -4,8 +4,7 @@ another one, and the answer counts toward mastery."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.factories import LearnerFactory
-from tutor.lessons.models import Lesson, LessonText
+from tests.factories import LearnerFactory, LessonFactory
 from tutor.quizzes.models import Quiz, SkillState
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,17 +23,14 @@ Karte angesagt [R6.2], auch mitten in der Runde [R6.4a].
 
 
 def test_learner_answers_a_lesson_question_in_place(live_server, page: Page, client):
-    lesson = Lesson.objects.create(
+    LessonFactory(
         slug="stoeck",
         position=11,
         rules=["R6.1", "R6.2", "R6.3", "R6.4", "R6.4a", "R6.5"],
         sources=["ST-DE"],
-        content_hash="x",
+        bodies={"de": BODY, "en": BODY},
+        bodies__title="Stöck",
     )
-    for lang in ("de", "en"):
-        LessonText.objects.create(
-            lesson=lesson, language=lang, title="Stöck", body=BODY, source_file="x"
-        )
     learner = LearnerFactory(username="lea")
     client.force_login(learner)
     cookie = client.cookies["sessionid"].value

@@ -6,9 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tests.factories import LearnerFactory, MembershipFactory, SchoolClassFactory
+from tests.factories import AssignmentFactory, LearnerFactory, MembershipFactory, SchoolClassFactory
 from tutor.classroom import assignments
-from tutor.classroom.assignments import AssignmentSpec
 from tutor.classroom.models import Assignment, Membership
 from tutor.quizzes.models import Quiz, QuizQuestion
 from tutor.quizzes.services import AttemptClosed, answer
@@ -24,21 +23,6 @@ def english():
 
 
 NOW = timezone.now()
-
-
-def make_assignment(school_class, **overrides):
-    spec = {
-        "title": "Weis-Test",
-        "kinds": ["ladder_step", "stoeck"],
-        "question_count": 4,
-        "rules_preset": "default",
-        "opens_at": NOW - timedelta(days=1),
-        "due_at": NOW + timedelta(days=1),
-        **overrides,
-    }
-    return assignments.create_assignment(
-        teacher=school_class.teacher, school_class=school_class, spec=AssignmentSpec(**spec)
-    )
 
 
 @pytest.fixture
@@ -88,7 +72,7 @@ def test_learner_can_be_in_several_classes(client, learner):
 
 
 def test_teacher_removes_learner_and_their_work_stays(client, teacher, school_class, member):
-    assignment = make_assignment(school_class)
+    assignment = AssignmentFactory(school_class=school_class)
     quiz = assignments.start_or_resume(learner=member, assignment=assignment)
     client.force_login(teacher)
     client.post(reverse("classroom:remove_member", args=[school_class.pk, member.pk]))
@@ -172,8 +156,10 @@ def test_assignment_form_rejects_bad_input(client, teacher, school_class, bad):
 
 def test_same_questions_for_everybody_or_a_variant_each(school_class):
     a, b = LearnerFactory(), LearnerFactory()
-    same = make_assignment(school_class, same_questions=True)
-    variant = make_assignment(school_class, same_questions=False)
+    same = AssignmentFactory(
+        school_class=school_class, same_questions=True, kinds=["ladder_step", "stoeck"]
+    )
+    variant = AssignmentFactory(school_class=school_class, same_questions=False)
     assert assignments.question_plan(same, a, 1) == assignments.question_plan(same, b, 1)
     assert assignments.question_plan(variant, a, 1) != assignments.question_plan(variant, b, 1)
     assert [k for k, _s in assignments.question_plan(same, a, 1)] == [
@@ -185,7 +171,7 @@ def test_same_questions_for_everybody_or_a_variant_each(school_class):
 
 
 def test_start_resume_submit(client, school_class, member):
-    assignment = make_assignment(school_class)
+    assignment = AssignmentFactory(school_class=school_class)
     client.force_login(member)
     start = reverse("classroom:assignment_start", args=[assignment.pk])
     first = client.post(start)
@@ -202,7 +188,7 @@ def test_start_resume_submit(client, school_class, member):
 
 
 def test_submitted_attempt_takes_no_more_answers(school_class, member):
-    assignment = make_assignment(school_class, question_count=2)
+    assignment = AssignmentFactory(school_class=school_class, question_count=2)
     quiz = assignments.start_or_resume(learner=member, assignment=assignment)
     assignments.submit(learner=member, quiz=quiz)
     question = quiz.questions.first()
@@ -212,16 +198,16 @@ def test_submitted_attempt_takes_no_more_answers(school_class, member):
 
 
 def test_late_work_refused(school_class, member):
-    assignment = make_assignment(
-        school_class, due_at=NOW - timedelta(hours=1), opens_at=NOW - timedelta(days=2)
+    assignment = AssignmentFactory(
+        school_class=school_class, due_at=NOW - timedelta(hours=1), opens_at=NOW - timedelta(days=2)
     )
     with pytest.raises(assignments.AssignmentError, match="due date has passed"):
         assignments.start_or_resume(learner=member, assignment=assignment)
 
 
 def test_late_work_marked_late(school_class, member):
-    assignment = make_assignment(
-        school_class,
+    assignment = AssignmentFactory(
+        school_class=school_class,
         opens_at=NOW - timedelta(days=2),
         due_at=NOW - timedelta(hours=1),
         late_policy="mark_late",
@@ -232,15 +218,15 @@ def test_late_work_marked_late(school_class, member):
 
 
 def test_not_open_yet(school_class, member):
-    assignment = make_assignment(
-        school_class, opens_at=NOW + timedelta(days=1), due_at=NOW + timedelta(days=2)
+    assignment = AssignmentFactory(
+        school_class=school_class, opens_at=NOW + timedelta(days=1), due_at=NOW + timedelta(days=2)
     )
     with pytest.raises(assignments.AssignmentError, match="not open yet"):
         assignments.start_or_resume(learner=member, assignment=assignment)
 
 
 def test_explanations_hidden_until_due_date(client, school_class, member):
-    assignment = make_assignment(school_class, explanations="after_due")
+    assignment = AssignmentFactory(school_class=school_class, explanations="after_due")
     quiz = assignments.start_or_resume(learner=member, assignment=assignment)
     question = quiz.questions.first()
     client.force_login(member)
@@ -256,7 +242,7 @@ def test_explanations_hidden_until_due_date(client, school_class, member):
 
 
 def test_attempts_allowed(school_class, member):
-    assignment = make_assignment(school_class, attempts_allowed=2, question_count=1)
+    assignment = AssignmentFactory(school_class=school_class, attempts_allowed=2, question_count=1)
     for attempt in (1, 2):
         quiz = assignments.start_or_resume(learner=member, assignment=assignment)
         assert quiz.attempt == attempt
@@ -266,7 +252,7 @@ def test_attempts_allowed(school_class, member):
 
 
 def test_learner_of_another_class_cannot_start(client, school_class):
-    assignment = make_assignment(school_class)
+    assignment = AssignmentFactory(school_class=school_class)
     outsider = LearnerFactory()
     client.force_login(outsider)
     response = client.post(reverse("classroom:assignment_start", args=[assignment.pk]))
@@ -275,14 +261,14 @@ def test_learner_of_another_class_cannot_start(client, school_class):
 
 
 def test_dashboard_shows_due_work_and_mastery(client, school_class, member):
-    make_assignment(school_class, title="Stöck-Test")
-    make_assignment(
-        school_class,
+    AssignmentFactory(school_class=school_class, title="Stöck-Test")
+    AssignmentFactory(
+        school_class=school_class,
         title="Später",
         opens_at=NOW + timedelta(days=3),
         due_at=NOW + timedelta(days=5),
     )
-    other = make_assignment(SchoolClassFactory(), title="Fremde Aufgabe")
+    other = AssignmentFactory(school_class=SchoolClassFactory(), title="Fremde Aufgabe")
     client.force_login(member)
     page = client.get(reverse("dashboard")).content.decode()
     assert "Stöck-Test" in page and "Später" in page

@@ -14,8 +14,8 @@ from django.core.cache import caches
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import LearnerFactory, TeacherFactory
-from tutor.lessons.models import Lesson, LessonText
+from tests.factories import LearnerFactory, LessonFactory, TeacherFactory
+from tutor.lessons.models import Lesson
 from tutor.lessons.questions import plan_questions
 from tutor.lessons.render import heading_anchor, sections, with_heading_ids
 from tutor.lessons.selectors import rule_links
@@ -84,14 +84,9 @@ TARGET_BODY = (
 
 
 def make_lesson(slug, position, rules, bodies):
-    lesson = Lesson.objects.create(
-        slug=slug, position=position, rules=rules, sources=["ST-DE"], content_hash=slug
+    return LessonFactory(
+        slug=slug, position=position, rules=rules, sources=["ST-DE"], bodies=bodies
     )
-    for lang, body in bodies.items():
-        LessonText.objects.create(
-            lesson=lesson, language=lang, title=f"{slug} ({lang})", body=body, source_file="x"
-        )
-    return lesson
 
 
 @pytest.fixture

@@ -11,20 +11,23 @@ the German "ß" (Swiss spelling: "ss") and engine identifiers.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from rules_core import RuleSet
 from rules_core.cli import main as cli_main
 from rules_core.deals import play_round
-from tests.factories import LearnerFactory, MembershipFactory, SchoolClassFactory, TeacherFactory
+from tests.factories import (
+    AssignmentFactory,
+    LearnerFactory,
+    MembershipFactory,
+    SchoolClassFactory,
+    TeacherFactory,
+)
 from tests.rules_core.scenes import S_EN_DEAL, S_EN_TEXT
 from tutor.classroom.assignments import start_or_resume, submit
-from tutor.classroom.models import Assignment
 from tutor.lessons.models import Lesson
 from tutor.lessons.services import load_course
 from tutor.quizzes.generators import KINDS
@@ -214,16 +217,12 @@ def classroom():
     """A class with an assignment of every kind, answered right and wrong, handed in."""
     teacher = TeacherFactory()
     school_class = SchoolClassFactory(teacher=teacher)
-    now = timezone.now()
-    assignment = Assignment.objects.create(
+    assignment = AssignmentFactory(
         school_class=school_class,
         title="Alles",
         kinds=list(KINDS),
         question_count=2 * len(KINDS),
-        rules=RuleSet.preset("w-en").to_dict(),
         rules_preset="w-en",
-        opens_at=now - timedelta(days=1),
-        due_at=now + timedelta(days=1),
         attempts_allowed=2,
         base_seed=4242,
     )

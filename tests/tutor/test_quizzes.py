@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import caches
 from django.urls import reverse
 
-from tests.factories import LearnerFactory, TeacherFactory
+from tests.factories import LearnerFactory, SkillStateFactory, TeacherFactory
 from tutor.quizzes import mastery
 from tutor.quizzes.generators import KINDS, recompute
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
@@ -175,9 +175,9 @@ def test_practice_bad_input_is_a_form_error(client, learner, data):
 
 
 def test_site_chooses_weakest_skills_first(learner):
-    SkillState.objects.create(learner=learner, skill="stoeck", mastery=0.05, attempts=5)
+    SkillStateFactory(learner=learner, skill="stoeck", mastery=0.05, attempts=5)
     for skill in ("weis_value", "who_writes", "ladder_step", "target", "trick"):
-        SkillState.objects.create(learner=learner, skill=skill, mastery=0.95, attempts=9)
+        SkillStateFactory(learner=learner, skill=skill, mastery=0.95, attempts=9)
     assert suggested_skills(learner, 3)[0] == "stoeck"
 
 

@@ -15,7 +15,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import LearnerFactory, MembershipFactory, SchoolClassFactory, TeacherFactory
+from tests.factories import (
+    AssignmentFactory,
+    LearnerFactory,
+    MembershipFactory,
+    SchoolClassFactory,
+    TeacherFactory,
+)
 from tutor.accounts.models import Role, User
 from tutor.classroom import results
 from tutor.classroom.assignments import start_or_resume, submit
@@ -31,22 +37,6 @@ pytestmark = pytest.mark.django_db
 
 
 # --- building histories ----------------------------------------------------------------
-
-
-def make_assignment(school_class, **fields) -> Assignment:
-    now = timezone.now()
-    values = {
-        "title": "Weis und Stiche",
-        "kinds": ["weis_value", "trick"],
-        "question_count": 4,
-        "rules": {},
-        "opens_at": now - timedelta(days=1),
-        "due_at": now + timedelta(days=1),
-        "attempts_allowed": 2,
-        "base_seed": 12345,
-        **fields,
-    }
-    return Assignment.objects.create(school_class=school_class, **values)
 
 
 def questions_of(quiz):
@@ -109,7 +99,9 @@ def history(school_class):
     - mia: attempt 1: Q1 wrong (M), right, wrong (not M), wrong (submitted).
     """
     learners = {name: add_learner(school_class, name) for name in ("zoë", "jürg", "ädu", "mia")}
-    assignment = make_assignment(school_class)
+    assignment = AssignmentFactory(
+        school_class=school_class, title="Weis und Stiche", attempts_allowed=2, base_seed=12345
+    )
     jurg, zoe, mia = learners["jürg"], learners["zoë"], learners["mia"]
 
     q = questions_of(start_or_resume(learner=jurg, assignment=assignment))
@@ -194,7 +186,7 @@ def test_facility_and_most_picked_wrong_choice(history):
 
 def test_facility_is_none_when_nobody_answered(school_class):
     add_learner(school_class, "anna")
-    assignment = make_assignment(school_class, kinds=["stoeck"])
+    assignment = AssignmentFactory(school_class=school_class, kinds=["stoeck"], attempts_allowed=2)
     res = results.assignment_results(assignment)
     assert [(s.kind, s.answered, s.facility, s.top_wrong) for s in res.by_kind] == [
         ("stoeck", 0, None, None)
@@ -235,7 +227,9 @@ def test_mastery_grid(history, school_class):
 
 
 def test_learner_history(history, school_class):
-    other = make_assignment(school_class, title="Stöck", kinds=["stoeck"])
+    other = AssignmentFactory(
+        school_class=school_class, title="Stöck", kinds=["stoeck"], attempts_allowed=2
+    )
     jurg = history["learners"]["jürg"]
     record = results.learner_history(school_class, jurg)
     by_title = {item.assignment.title: item for item in record.assignments}
