@@ -13,18 +13,61 @@ seats 1 and 3 (R2.1).
 >>> result.team, result.scored, result.step.value
 (0, 50, 'points')
 
-Command line referee: ``python -m rules_core --help`` (see :mod:`rules_core.cli`);
-benchmark: ``python -m rules_core.bench``.
+Typed inputs. The public functions are friendly: a card may be a :class:`Card`
+or a code or name, a contract a :class:`Contract` or a code, and so on. The type
+aliases below name what each parameter takes (:mod:`rules_core.aliases`), and
+``mypy --strict rules_core`` passes:
+
+- ``CardLike`` = ``Card | str``; ``CardsLike`` = a string of cards, or a sequence
+  or set of ``CardLike`` (a tuple of cards, a :class:`CardSet`);
+- ``HandsLike`` = four ``CardsLike`` by seat, or one string ``"h0 / h1 / h2 / h3"``;
+- ``ContractLike`` = ``Contract | str``; ``RulesLike`` = ``RuleSet | str`` (a preset);
+- ``Seat`` (0..3), ``Team`` (0/1), ``Mask`` (a 36-bit set of cards, bit
+  ``card.index``); ``PlayLike`` = ``(seat, card)``, ``PlaysLike`` a sequence of them;
+- ``CallLike`` = a :class:`StoeckCall` or ``(seat, after_play[, prompted])``,
+  ``CallsLike`` a sequence of them or None; ``MeldLike`` = a :class:`Meld` or its cards.
+
+Already-typed input takes a fast path: :func:`legal_cards`, :func:`trick_winner`
+and :func:`card_points` given tuples of :class:`Card` (or a :class:`CardSet`
+hand) and a :class:`Contract` skip the reading and build no objects; the answer
+is the same. :class:`CardSet` is the public bitmask-level hand type:
+
+>>> hand = CardSet("S7 H6 HA")
+>>> hand.mask == 1 << 9 | 1 << 17 | 1 << 19, [c.index for c in hand]
+(True, [9, 17, 19])
+>>> legal_cards(tuple(hand), parse_cards("SK HQ"), Contract.H)
+(Card('HA'), Card('S7'))
+
+Results are immutable: :class:`WeisResult`, :class:`RoundScore` and
+:class:`StoeckResult` refuse attribute assignment (their explanations are built
+on first access and kept).
+
+Command line referee: ``python -m rules_core --help`` (see :mod:`rules_core.cli`).
+The benchmark lives outside the package: ``python -m bench.engine`` in a checkout.
 """
 
-from .cards import DECK, Card, Rank, Suit, card_name, parse_cards, rank_name, suit_name, trump_name
-from .contracts import Contract
+from .aliases import (
+    CardLike,
+    CardsLike,
+    ContractLike,
+    HandsLike,
+    Mask,
+    PlayLike,
+    PlaysLike,
+    RulesLike,
+    Seat,
+    Team,
+)
+from .cards import DECK, Card, Rank, Suit, card_name, parse_cards, rank_name, suit_name
+from .cardset import CardSet
+from .contracts import Contract, trump_name
 from .errors import CardParseError, IllegalPlayError, RulesError
 from .melds import (
     Comparison,
     Meld,
     MeldChoice,
     MeldKind,
+    MeldLike,
     Step,
     best_meld,
     compare_melds,
@@ -33,6 +76,7 @@ from .melds import (
 )
 from .rules import DEFAULT_RULES, RuleSet
 from .scoring import (
+    Blocks,
     RoundScore,
     TargetResult,
     TrickResult,
@@ -43,7 +87,7 @@ from .scoring import (
     score_round,
     team_of,
 )
-from .stoeck import StoeckCall, StoeckReason, StoeckResult, check_stoeck
+from .stoeck import CallLike, CallsLike, StoeckCall, StoeckReason, StoeckResult, check_stoeck
 from .trace import TraceEntry
 from .tricks import (
     LegalCards,
@@ -60,25 +104,40 @@ from .weis import WeisResult, resolve_weis
 __all__ = [
     "DECK",
     "DEFAULT_RULES",
+    "Blocks",
+    "CallLike",
+    "CallsLike",
     "Card",
+    "CardLike",
     "CardParseError",
+    "CardSet",
+    "CardsLike",
     "Comparison",
     "Contract",
+    "ContractLike",
+    "HandsLike",
     "IllegalPlayError",
     "LegalCards",
+    "Mask",
     "Meld",
     "MeldChoice",
     "MeldKind",
+    "MeldLike",
+    "PlayLike",
+    "PlaysLike",
     "Rank",
     "RoundScore",
     "RuleSet",
     "RulesError",
+    "RulesLike",
+    "Seat",
     "Step",
     "StoeckCall",
     "StoeckReason",
     "StoeckResult",
     "Suit",
     "TargetResult",
+    "Team",
     "TraceEntry",
     "TrickResult",
     "TrickWinner",

@@ -7,19 +7,22 @@ is wrong and where; the fast paths fall back to the careful ones to word it.
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
-from typing import Any
 
+from .aliases import Mask
 from .cards import DECK, Card, parse_cards
+from .cardset import CardSet
 from .contracts import Contract
 from .errors import CardParseError, RulesError
 from .rules import RuleSet
 
 # cards and their codes -> bit; the fast path of hand_mask
-_BIT: dict[Any, int] = {c: c.bit for c in DECK} | {c.code: c.bit for c in DECK}
-CARD_INDEX: dict[Any, int] = {c: c.index for c in DECK} | {c.code: c.index for c in DECK}
+_BIT: dict[Card | str, int] = {c: c.bit for c in DECK} | {c.code: c.bit for c in DECK}
+CARD_INDEX: dict[Card | str, int] = {c: c.index for c in DECK} | {c.code: c.index for c in DECK}
+CARD_BIT: dict[Card, int] = {c: c.bit for c in DECK}
+"""Card -> bit, for Card objects only (the typed fast paths: a code is a KeyError)."""
 
 
-def cards_of(mask: int) -> tuple[Card, ...]:
+def cards_of(mask: Mask) -> tuple[Card, ...]:
     """The cards of a mask, in index order."""
     out = []
     while mask:
@@ -33,8 +36,8 @@ def codes(cards: Sequence[Card]) -> list[str]:
     return [c.code for c in cards]
 
 
-def coerce_contract(contract: Any) -> Contract:
-    if isinstance(contract, Contract):
+def coerce_contract(contract: object) -> Contract:
+    if type(contract) is Contract:
         return contract
     if isinstance(contract, str):
         return Contract.parse(contract)
@@ -44,7 +47,7 @@ def coerce_contract(contract: Any) -> Contract:
     )
 
 
-def coerce_rules(rules: Any) -> RuleSet:
+def coerce_rules(rules: object) -> RuleSet:
     if isinstance(rules, RuleSet):
         return rules
     if isinstance(rules, str):
@@ -52,14 +55,14 @@ def coerce_rules(rules: Any) -> RuleSet:
     raise RulesError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
 
 
-def coerce_seat(seat: Any, what: str = "seat") -> int:
+def coerce_seat(seat: object, what: str = "seat") -> int:
     if type(seat) is not int or not 0 <= seat <= 3:
         raise RulesError(f"{what} must be 0, 1, 2 or 3, got {seat!r}")
     return seat
 
 
-def coerce_card(card: Any, what: str = "card") -> Card:
-    if isinstance(card, Card):
+def coerce_card(card: object, what: str = "card") -> Card:
+    if type(card) is Card:
         return card
     if isinstance(card, str):
         try:
@@ -70,9 +73,13 @@ def coerce_card(card: Any, what: str = "card") -> Card:
 
 
 def coerce_cards(
-    cards: Any, what: str, *, min_cards: int = 0, max_cards: int = 9
+    cards: object, what: str, *, min_cards: int = 0, max_cards: int = 9
 ) -> tuple[Card, ...]:
-    """A hand or trick: a string of cards or a sequence/set of cards, no card twice."""
+    """A hand or trick: a string of cards or a sequence/set of cards, no card twice.
+
+    Too many or too few cards break R2.2 (nine cards each); a card given twice
+    breaks R1.1 (36 different cards).
+    """
     if isinstance(cards, str):
         try:
             out = parse_cards(cards)
@@ -90,18 +97,24 @@ def coerce_cards(
         else:
             expected = f"at most {max_cards}"
         noun = "card" if len(out) == 1 else "cards"
-        raise RulesError(f"{what} has {len(out)} {noun}, expected {expected}")
+        raise RulesError(f"{what} has {len(out)} {noun}, expected {expected}", rule="R2.2")
     seen: set[Card] = set()
     for c in out:
         if c in seen:
-            raise RulesError(f"{what} has {c} twice")
+            raise RulesError(
+                f"{what} has {c} twice; every card is in the deck once (R1.1)", rule="R1.1"
+            )
         seen.add(c)
     return out
 
 
-def hand_mask(hand: Any, what: str, *, min_cards: int = 0, max_cards: int = 9) -> int:
+def hand_mask(hand: object, what: str, *, min_cards: int = 0, max_cards: int = 9) -> Mask:
     """The 36-bit mask of a hand (checked like :func:`coerce_cards`)."""
-    if type(hand) is tuple or type(hand) is list:
+    if type(hand) is CardSet:
+        mask = hand.mask
+        if min_cards <= mask.bit_count() <= max_cards:
+            return mask
+    elif type(hand) is tuple or type(hand) is list:
         try:
             # a sum of n distinct bits has n bits set; a card given twice carries
             mask = sum(map(_BIT.__getitem__, hand))
@@ -117,16 +130,16 @@ def hand_mask(hand: Any, what: str, *, min_cards: int = 0, max_cards: int = 9) -
     return mask
 
 
-_LIST_TYPES = frozenset({list, tuple})
+_LIST_TYPES: frozenset[type] = frozenset({list, tuple})
 
 
-def hands_masks(hands: Any, *, full_deal: bool = False) -> tuple[int, int, int, int]:
+def hands_masks(hands: object, *, full_deal: bool = False) -> tuple[Mask, Mask, Mask, Mask]:
     """Four hands by seat -> four masks; no card in two hands.
 
     ``hands`` is a sequence of four hands, or one string with the four hands
     separated by ``/``. With ``full_deal`` each hand has nine cards (R2.2).
     """
-    if type(hands) in _LIST_TYPES and len(hands) == 4:
+    if (type(hands) is list or type(hands) is tuple) and len(hands) == 4:
         h0, h1, h2, h3 = hands
         if (
             type(h0) in _LIST_TYPES
@@ -155,8 +168,9 @@ def hands_masks(hands: Any, *, full_deal: bool = False) -> tuple[int, int, int, 
     return _hands_masks_checked(hands, full_deal)
 
 
-def _hands_masks_checked(hands: Any, full_deal: bool) -> tuple[int, int, int, int]:
-    if type(hands) in _LIST_TYPES:
+def _hands_masks_checked(hands: object, full_deal: bool) -> tuple[Mask, Mask, Mask, Mask]:
+    """Each hand checked (R1.1, R2.2); a card in two hands is a misdeal (R3.7)."""
+    if isinstance(hands, (list, tuple)):
         pass
     elif isinstance(hands, str):
         parts = hands.split("/")

@@ -1,4 +1,4 @@
-"""Cards, suits and ranks (RULES R1.1-R1.3), their codes and their names.
+"""Cards, suits and ranks (RULES R1.1, R1.2, R1.3), their codes and their names.
 
 A card's code is suit + rank: ``H7``, ``S10``, ``DJ``, ``CA`` (R1.2). Suits are
 ``D H S C`` (Schellen, Rosen, Schilten, Eicheln; French deck: diamonds/Ecken,
@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import Enum
 from functools import total_ordering
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import CardParseError, RulesError
 
@@ -47,7 +47,6 @@ __all__ = [
     "parse_cards",
     "rank_name",
     "suit_name",
-    "trump_name",
 ]
 
 LANGS = ("de", "en")
@@ -80,8 +79,11 @@ def _variants(name: str) -> set[str]:
     return {normalize_name(low), normalize_name(spelled_e)}
 
 
-def _alias_table(words: dict[Any, tuple[str, ...]], what: str) -> dict[str, Any]:
-    table: dict[str, Any] = {}
+_V = TypeVar("_V")
+
+
+def _alias_table(words: dict[_V, tuple[str, ...]], what: str) -> dict[str, _V]:
+    table: dict[str, _V] = {}
     for value, names in words.items():
         for name in names:
             for variant in _variants(name):
@@ -253,10 +255,12 @@ _OF_WORDS = frozenset({"of", "von", "vom", "de", "du"})
 
 
 class Card:
-    """One of the 36 cards; frozen, hashable, ordered by suit then natural rank.
+    """One of the 36 cards (R1.1); frozen, hashable, ordered by suit then natural
+    rank (R1.2).
 
-    ``str(card)`` is its code. ``Card(suit, rank)`` and ``Card.parse(text)`` return
-    the one object for that card.
+    ``str(card)`` is its code (R1.2); ``index`` is suit index * 9 + rank index and
+    ``bit`` is ``1 << index`` (its bit in a hand mask, see :class:`CardSet`).
+    ``Card(suit, rank)`` and ``Card.parse(text)`` return the one object for that card.
 
     >>> card = Card(Suit.S, Rank.TEN)
     >>> card, str(card), card.suit, card.rank, card.index
@@ -300,7 +304,7 @@ class Card:
     def __delattr__(self, name: str) -> None:
         raise AttributeError("Card is immutable")
 
-    def __reduce__(self) -> tuple[Any, tuple[int]]:
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
         return (_card_at, (self.index,))
 
     def __copy__(self) -> Card:
@@ -566,24 +570,3 @@ def card_name(card: Card | str, lang: str = "de", deck: str = "swiss") -> str:
     suit = _SUIT_IN_CARD_NAME[style][c.suit.value]
     rank = _RANK_NAMES[style][c.rank.value]
     return f"{suit} {rank}" if lang == "de" else f"{rank} of {suit}"
-
-
-def trump_name(card: Card | str, contract: Any) -> str | None:
-    """``"Puur"`` for the trump Under, ``"Nell"`` for the trump 9, else None (R1.3).
-
-    >>> trump_name("HJ", "H"), trump_name("H9", "H"), trump_name("SJ", "H")
-    ('Puur', 'Nell', None)
-    >>> print(trump_name("HJ", "obenabe"))
-    None
-    """
-    from .contracts import Contract
-
-    c = Card.parse(card)
-    trump = Contract.parse(contract).trump
-    if c.suit is not trump:
-        return None
-    if c.rank is Rank.UNDER:
-        return "Puur"
-    if c.rank is Rank.NINE:
-        return "Nell"
-    return None

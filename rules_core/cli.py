@@ -81,7 +81,7 @@ __all__ = ["main"]
 
 # --- words -------------------------------------------------------------------
 
-_W = {
+_W: dict[str, dict[str, str]] = {
     "en": {
         "hand": "Hand", "none": "no meld", "total": "Total",
         "announce": "Announced in {contract}: {points} ({meld})",
@@ -96,7 +96,6 @@ _W = {
         "tie": "tie",
         "step": "Step {n} ({name}): {detail}",
         "stoeck": "Stöck: {status}", "holder": "held by player {player} (Team {team})",
-        "blocks": ("Weis", "Stöck", "Tricks", "Total"),
         "factor": "factor {n}",
         "trick": "Trick {n}: player {leader} leads {cards} -> player {winner} (Team {team}), "
                  "{points}",
@@ -121,7 +120,6 @@ _W = {
         "tie": "gleich",
         "step": "Stufe {n} ({name}): {detail}",
         "stoeck": "Stöck: {status}", "holder": "gehalten von Spieler {player} (Team {team})",
-        "blocks": ("Weis", "Stöck", "Stiche", "Total"),
         "factor": "Faktor {n}",
         "trick": "Stich {n}: Spieler {leader} spielt aus {cards} -> Spieler {winner} "
                  "(Team {team}), {points}",
@@ -133,6 +131,12 @@ _W = {
         "legal": "Erlaubt: {cards}", "why": "{card}: {verdict} ({rule})",
     },
 }  # fmt: skip
+
+# The rows of the written score (R7.1)
+_BLOCK_ROWS = {
+    "en": ("Weis", "Stöck", "Tricks", "Total"),
+    "de": ("Weis", "Stöck", "Stiche", "Total"),
+}
 
 # The ladder's steps (R5.5) in the site's words: "Step 1: points" / "Stufe 1: Punkte".
 _STEP_NAMES = {
@@ -248,7 +252,7 @@ class _Out:
                 else f"{_SEQ_DE[len(meld)]} {suit}"
             )
         else:
-            plural = _QUAD_PLURAL[(self.lang, self.deck)][meld.rank.value]
+            plural = _QUAD_PLURAL[(self.lang, self.deck)][meld.rank.index]
             label = f"four {plural}" if self.lang == "en" else f"vier {plural}"
         return f"{label}: {codes} = {meld.points}"
 
@@ -513,7 +517,7 @@ def _score_lines(out: _Out, score: RoundScore) -> None:
     if score.match is not None:
         out(out.w["match"].format(team=score.match + 1))
     _stoeck_lines(out, score.stoeck)
-    names = out.w["blocks"]
+    names = _BLOCK_ROWS[out.lang]
     team1, team2 = (out.w["team"].format(n=n) for n in (1, 2))
     out(f"{'':10}{team1:>10}{team2:>10}")
     for name, key in zip(names, ("weis", "stoeck", "tricks"), strict=False):

@@ -1,4 +1,5 @@
-"""Contracts (RULES R2.4): Trumpf in one of the four suits, Obenabe, Undenufe.
+"""Contracts (RULES R2.4): Trumpf in one of the four suits, Obenabe, Undenufe;
+and the trump names Puur and Nell (R1.3), which depend on the contract.
 
 >>> Contract.parse("H"), Contract.parse("Rosen"), Contract.parse("hearts trumps")
 (<Contract.H: 'H'>, <Contract.H: 'H'>, <Contract.H: 'H'>)
@@ -12,22 +13,26 @@ from __future__ import annotations
 
 from enum import Enum
 
-from .cards import Suit, normalize_name, suit_name
+from .cards import Card, Rank, Suit, normalize_name, suit_name
 from .errors import CardParseError
 
-__all__ = ["Contract"]
+__all__ = ["Contract", "trump_name"]
 
 
 class Contract(Enum):
-    """A contract. ``.code`` is stable: ``"D" "H" "S" "C" "obenabe" "undenufe"``.
+    """A contract (R2.4). ``.code`` is stable: ``"D" "H" "S" "C" "obenabe" "undenufe"``.
 
     Members ``D H S C`` (a trump suit), ``OBENABE`` (no trump, ace high),
     ``UNDENUFE`` (no trump, six high).
 
+    ``index`` (a plain attribute, set once: the hot paths read it) is 0..3 for
+    the trump contracts D H S C, 4 Obenabe, 5 Undenufe; ``trump`` is the trump
+    :class:`Suit`, or None for Obenabe and Undenufe.
+
     >>> [c.code for c in Contract]
     ['D', 'H', 'S', 'C', 'obenabe', 'undenufe']
-    >>> Contract.for_suit(Suit.C), str(Contract.OBENABE)
-    (<Contract.C: 'C'>, 'obenabe')
+    >>> Contract.for_suit(Suit.C), str(Contract.OBENABE), Contract.OBENABE.index
+    (<Contract.C: 'C'>, 'obenabe', 4)
     """
 
     D = "D"
@@ -37,23 +42,22 @@ class Contract(Enum):
     OBENABE = "obenabe"
     UNDENUFE = "undenufe"
 
+    _value_: str
+    index: int
+    _trump: Suit | None
+
     @property
     def code(self) -> str:
         """Stable code for storage and URLs."""
-        return self.value
-
-    @property
-    def index(self) -> int:
-        """0..3 for the trump contracts D H S C, 4 Obenabe, 5 Undenufe."""
-        return _INDEX[self]
+        return self._value_
 
     @property
     def trump(self) -> Suit | None:
         """The trump suit, or None for Obenabe and Undenufe."""
-        return _TRUMP[self]
+        return self._trump
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_
 
     def display_name(self, lang: str = "de", deck: str = "swiss") -> str:
         """A name to show: ``Trumpf Rosen`` / ``Trump hearts``, ``Obenabe``, ``Undenufe``.
@@ -85,7 +89,7 @@ class Contract(Enum):
         >>> [Contract.parse(t).code for t in texts]
         ['D', 'C', 'S', 'obenabe', 'undenufe']
         """
-        if isinstance(text, Contract):
+        if type(text) is Contract:
             return text
         if not isinstance(text, str):
             raise CardParseError(f"expected a contract, got {type(text).__name__}")
@@ -105,7 +109,6 @@ class Contract(Enum):
         )
 
 
-_INDEX = {c: i for i, c in enumerate(Contract)}
 _TRUMP: dict[Contract, Suit | None] = {
     Contract.D: Suit.D,
     Contract.H: Suit.H,
@@ -114,6 +117,11 @@ _TRUMP: dict[Contract, Suit | None] = {
     Contract.OBENABE: None,
     Contract.UNDENUFE: None,
 }
+for _index, _contract in enumerate(Contract):
+    _contract.index = _index
+    _contract._trump = _TRUMP[_contract]
+del _index, _contract
+
 _BY_SUIT = {suit: contract for contract, suit in _TRUMP.items() if suit is not None}
 _TRUMP_WORDS = frozenset({"trumpf", "trump", "trumps", "atout", "isch", "ist", "is", "are"})
 _NO_TRUMP = {
@@ -125,3 +133,22 @@ _NO_TRUMP = {
         Contract.UNDENUFE,
     ),
 }
+
+
+def trump_name(card: Card | str, contract: Contract | str) -> str | None:
+    """``"Puur"`` for the trump Under, ``"Nell"`` for the trump 9, else None (R1.3).
+
+    >>> trump_name("HJ", "H"), trump_name("H9", "H"), trump_name("SJ", "H")
+    ('Puur', 'Nell', None)
+    >>> print(trump_name("HJ", "obenabe"))
+    None
+    """
+    c = Card.parse(card)
+    trump = Contract.parse(contract).trump
+    if c.suit is not trump:
+        return None
+    if c.rank is Rank.UNDER:
+        return "Puur"
+    if c.rank is Rank.NINE:
+        return "Nell"
+    return None

@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from ._coerce import coerce_card, coerce_contract, hands_masks
+from ._coerce import cards_of, coerce_card, coerce_contract, hands_masks
+from .aliases import CardLike, ContractLike, HandsLike, Seat
 from .cards import DECK, Card, parse_cards
-from .contracts import Contract
 from .errors import IllegalPlayError, RulesError
-from .tricks import legal_cards, trick_winner
+from .tricks import legal_cards, trick_winner, verdict
 
 __all__ = ["deal_cards", "fill_hands", "parse_hands", "play_round"]
 
 Hand = tuple[Card, ...]
-Play = tuple[int, Card]
+Play = tuple[Seat, Card]
 
 
 def deal_cards(rng: random.Random | int) -> tuple[Hand, Hand, Hand, Hand]:
@@ -42,7 +41,8 @@ def deal_cards(rng: random.Random | int) -> tuple[Hand, Hand, Hand, Hand]:
     rng = random.Random(rng) if isinstance(rng, int) else rng
     cards = list(DECK)
     rng.shuffle(cards)
-    return tuple(tuple(sorted(cards[9 * s : 9 * s + 9])) for s in range(4))  # type: ignore[return-value]
+    h0, h1, h2, h3 = (tuple(sorted(cards[9 * s : 9 * s + 9])) for s in range(4))
+    return h0, h1, h2, h3
 
 
 def parse_hands(text: str) -> tuple[Hand, Hand, Hand, Hand]:
@@ -52,10 +52,11 @@ def parse_hands(text: str) -> tuple[Hand, Hand, Hand, Hand]:
     (Card('S6'),)
     """
     hands_masks(text)  # checks the four hands
-    return tuple(parse_cards(part) for part in text.split("/"))  # type: ignore[return-value]
+    h0, h1, h2, h3 = (parse_cards(part) for part in text.split("/"))
+    return h0, h1, h2, h3
 
 
-def fill_hands(partial: Any) -> tuple[Hand, Hand, Hand, Hand]:
+def fill_hands(partial: HandsLike) -> tuple[Hand, Hand, Hand, Hand]:
     """Complete four partial hands to nine cards each with the unused cards, in
     deck order (D6 first). Handy to set up a scene and deal the rest.
 
@@ -65,31 +66,30 @@ def fill_hands(partial: Any) -> tuple[Hand, Hand, Hand, Hand]:
     (Card('D6'), Card('D7'), Card('D8'))
     """
     masks = hands_masks(partial)
-    hands = [list(_cards_of(m)) for m in masks]
+    hands = [list(cards_of(m)) for m in masks]
     used = masks[0] | masks[1] | masks[2] | masks[3]
     rest = [c for c in DECK if not used & c.bit]
     for hand in hands:
         while len(hand) < 9:
             hand.append(rest.pop(0))
-    return tuple(tuple(sorted(h)) for h in hands)  # type: ignore[return-value]
-
-
-def _cards_of(mask: int) -> list[Card]:
-    return [c for c in DECK if mask & c.bit]
+    h0, h1, h2, h3 = (tuple(sorted(h)) for h in hands)
+    return h0, h1, h2, h3
 
 
 def play_round(
-    hands: Any,
-    contract: Contract | str,
+    hands: HandsLike,
+    contract: ContractLike,
     *,
     rng: random.Random | None = None,
-    prefix: Sequence[tuple[int, Card | str]] = (),
+    prefix: Sequence[tuple[Seat, CardLike]] = (),
     choose: Callable[[tuple[Card, ...]], Card] | None = None,
     plays: int = 36,
 ) -> list[Play]:
     """A legal play log: ``prefix`` (checked), then ``choose(legal_cards)`` for each
     further play (default: a random legal card with ``rng``, else the first one
-    in card order), up to ``plays`` plays.
+    in card order), up to ``plays`` plays. Seat 0 leads (R2.3), seats play in turn
+    (R2.1), every card is legal (R3.1, R3.2, R3.3, R3.4, R3.5) and the winner leads
+    the next trick (R3.6).
 
     >>> log = play_round(parse_hands("D6 D7 D8 D9 D10 DJ DQ DK DA / H6 H7 H8 H9 H10 HJ HQ HK HA"
     ...                              "/ S6 S7 S8 S9 S10 SJ SQ SK SA / C6 C7 C8 C9 C10 CJ CQ CK CA"),
@@ -103,28 +103,40 @@ def play_round(
         raise RulesError(f"plays must be 0..36, got {plays!r}")
     if choose is None:
         choose = (lambda legal: rng.choice(legal)) if rng is not None else (lambda legal: legal[0])
-    remaining = [_cards_of(m) for m in masks]
+    remaining = [cards_of(m) for m in masks]
     log: list[Play] = []
-    leader, trick = 0, []
+    leader = 0
+    trick: tuple[Card, ...] = ()
     for i in range(plays):
         seat = (leader + len(trick)) % 4
-        legal = legal_cards(remaining[seat], trick, c)
+        hand = remaining[seat]
+        legal = legal_cards(hand, trick, c)  # typed input: the fast path
         if i < len(prefix):
             given_seat, given = prefix[i]
             card = coerce_card(given, f"prefix play {i}")
             if given_seat != seat or card not in legal:
+                rule: str | None
+                if given_seat != seat:
+                    rule = "R2.3" if i == 0 else "R3.6" if not trick else "R2.1"
+                else:
+                    rule = verdict(card, hand, trick, c).rule if card in hand else None
                 raise IllegalPlayError(
                     f"prefix play {i}: seat {given_seat} plays {card}, but seat {seat} is to play "
-                    f"one of {' '.join(x.code for x in legal)}"
+                    f"one of {' '.join(x.code for x in legal)}" + (f" ({rule})" if rule else ""),
+                    rule=rule,
                 )
         else:
             card = choose(legal)
             if card not in legal:
-                raise IllegalPlayError(f"choose() returned {card}, not one of the legal cards")
-        remaining[seat].remove(card)
+                why = verdict(card, hand, trick, c) if card in hand else None
+                raise IllegalPlayError(
+                    f"choose() returned {card}, not one of the legal cards",
+                    rule=None if why is None else why.rule,
+                )
+        remaining[seat] = tuple([x for x in hand if x is not card])
         log.append((seat, card))
-        trick.append(card)
+        trick = (*trick, card)
         if len(trick) == 4:
             leader = (leader + trick_winner(trick, c)) % 4
-            trick = []
+            trick = ()
     return log

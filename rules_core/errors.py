@@ -39,4 +39,5 @@ class CardParseError(RulesError):
 
 
 class IllegalPlayError(RulesError):
-    """A play breaks a rule of trick play (R3.1-R3.5) or the turn order (R2.1, R3.6)."""
+    """A play breaks a rule of trick play (R3.1, R3.2, R3.3, R3.4, R3.5) or the turn
+    order (R2.1, R2.3, R3.6); ``rule`` names it."""

@@ -1,4 +1,4 @@
-"""Melds (Weis) and the comparison ladder (RULES R5.1-R5.5).
+"""Melds (Weis) and the comparison ladder (RULES R5.1, R5.2, R5.3, R5.4, R5.5).
 
 A sequence is three or more cards of one suit in natural order (R5.1); a run is
 one sequence at its full length, never split. Four of a kind (R5.2) scores by
@@ -22,13 +22,14 @@ Comparing two melds of different players, first difference decides (R5.5):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, TypeAlias
 
 from . import _tables as T
 from ._coerce import coerce_cards, coerce_contract, coerce_rules, coerce_seat, hand_mask
+from .aliases import CardLike, CardsLike, ContractLike, Mask, RulesLike, Seat
 from .cards import DECK, Card, Rank, Suit, parse_cards
 from .contracts import Contract
 from .errors import RulesError
@@ -40,6 +41,7 @@ __all__ = [
     "Meld",
     "MeldChoice",
     "MeldKind",
+    "MeldLike",
     "Step",
     "best_meld",
     "compare_melds",
@@ -118,7 +120,7 @@ class Meld:
         try:
             expected = Meld.of(self.cards)
         except RulesError as err:
-            raise RulesError(f"not a meld: {err}") from None
+            raise RulesError(f"not a meld: {err}", rule=err.rule) from None
         if (expected.kind, expected.cards, expected.points, expected.suit, expected.top) != (
             self.kind,
             self.cards,
@@ -129,8 +131,9 @@ class Meld:
             raise RulesError(f"inconsistent meld {self.cards!r}; build melds with Meld.of(cards)")
 
     @classmethod
-    def of(cls, cards: Iterable[Card | str] | str) -> Meld:
-        """The meld made of exactly these cards (any order).
+    def of(cls, cards: CardsLike) -> Meld:
+        """The meld made of exactly these cards (any order): a sequence (R5.1) or
+        four of a kind (R5.2).
 
         >>> Meld.of(["CJ", "DJ", "HJ", "SJ"]).points
         200
@@ -146,15 +149,17 @@ class Meld:
                 if len(runs) == 1 and runs[0][1] == len(hand):
                     return _SEQUENCES[(suit, *runs[0])]
         if len(hand) == 4 and len({c.rank for c in hand}) == 1:
-            return _QUADS[hand[0].rank.value]
+            return _QUADS[hand[0].rank.index]
+        one_suit = len({c.suit for c in hand}) == 1
         raise RulesError(
             f"{' '.join(c.code for c in sorted(hand))} is not a meld: a sequence needs three or "
             "more cards of one suit in a row (6 7 8 9 10 J Q K A) and four of a kind one card "
-            "of each suit"
+            "of each suit",
+            rule="R5.1" if one_suit or len(hand) != 4 else "R5.2",
         )
 
     @classmethod
-    def parse(cls, text: str) -> Meld:
+    def parse(cls, text: CardsLike) -> Meld:
         """The meld written as cards, e.g. ``"H6 H7 H8"``."""
         return cls.of(parse_cards(text) if isinstance(text, str) else text)
 
@@ -219,7 +224,12 @@ _QUADS: tuple[Meld, ...] = tuple(
 )
 
 
+MeldLike: TypeAlias = Meld | str | Sequence[CardLike]
+"""A meld, or its cards (``"H6 H7 H8"``, a list or tuple of cards)."""
+
+
 def _is_scoring(meld: Meld, rules: RuleSet) -> bool:
+    """R5.2: four 6s, 7s or 8s score only with ``low_quads_score``."""
     return (
         meld.kind is MeldKind.SEQUENCE
         or rules.low_quads_score
@@ -227,8 +237,9 @@ def _is_scoring(meld: Meld, rules: RuleSet) -> bool:
     )
 
 
-def melds_of_mask(mask: int, low_quads: bool) -> list[Meld]:
-    """Every scoring meld of a hand mask (runs by suit, then fours by rank)."""
+def melds_of_mask(mask: Mask, low_quads: bool) -> list[Meld]:
+    """Every scoring meld of a hand mask, runs by suit (R5.1), then fours by rank
+    (R5.2); a card may be in both (R5.3)."""
     out = []
     for s in range(4):
         for start, length in T.RUNS[mask >> (9 * s) & 511]:
@@ -241,7 +252,8 @@ def melds_of_mask(mask: int, low_quads: bool) -> list[Meld]:
 
 
 def meld_key(meld: Meld, trump: Suit | None, reverse: bool) -> int:
-    """The meld's ladder key without the seat (see :mod:`rules_core._tables`)."""
+    """The meld's ladder key without the seat: R5.5 steps 1 to 4 (points, cards,
+    high card, trump; see :mod:`rules_core._tables`)."""
     if meld.kind is MeldKind.SEQUENCE:
         high = 8 - meld.cards[0].rank.value if reverse else meld.top.rank.value
         return T.meld_key(meld.points, len(meld.cards), high, int(meld.suit is trump))
@@ -254,7 +266,7 @@ def _reverses(contract: Contract, rules: RuleSet) -> bool:
 
 
 def sort_melds(melds: list[Meld], contract: Contract | None, rules: RuleSet) -> list[Meld]:
-    """Best first by the ladder steps POINTS..TRUMP; ties by suit order D H S C."""
+    """Best first by the ladder steps POINTS..TRUMP (R5.5); ties by suit order D H S C."""
     trump = None if contract is None else contract.trump
     reverse = contract is not None and _reverses(contract, rules)
     return sorted(
@@ -263,8 +275,8 @@ def sort_melds(melds: list[Meld], contract: Contract | None, rules: RuleSet) -> 
     )
 
 
-def find_melds(hand: Iterable[Card | str] | str, rules: RuleSet = DEFAULT_RULES) -> list[Meld]:
-    """Every scoring meld in a hand (R5.1-R5.3): one sequence per maximal run of
+def find_melds(hand: CardsLike, rules: RulesLike = DEFAULT_RULES) -> list[Meld]:
+    """Every scoring meld in a hand (R5.1, R5.2, R5.3): one sequence per maximal run of
     three or more, and every scoring four of a kind (a card may be in both).
 
     Ordered best first in natural order (points, cards, top card; then suit D H S C).
@@ -280,7 +292,7 @@ def find_melds(hand: Iterable[Card | str] | str, rules: RuleSet = DEFAULT_RULES)
 
 
 def best_meld(
-    hand: Iterable[Card | str] | str, contract: Contract | str, rules: RuleSet = DEFAULT_RULES
+    hand: CardsLike, contract: ContractLike, rules: RulesLike = DEFAULT_RULES
 ) -> Meld | None:
     """The meld a player announces (R5.4): the best of the hand by the ladder
     steps POINTS, CARDS, HIGH_CARD, TRUMP; None without a meld. Two melds that
@@ -322,7 +334,7 @@ class MeldChoice:
 
 
 def explain_best_meld(
-    hand: Iterable[Card | str] | str, contract: Contract | str, rules: RuleSet = DEFAULT_RULES
+    hand: CardsLike, contract: ContractLike, rules: RulesLike = DEFAULT_RULES
 ) -> MeldChoice:
     """Which meld a player announces and why (R5.4 with the ladder R5.5).
 
@@ -378,24 +390,24 @@ class Comparison:
         }
 
 
-def _coerce_meld(meld: Any, what: str) -> Meld:
+def _coerce_meld(meld: object, what: str) -> Meld:
     if isinstance(meld, Meld):
         return meld
     if isinstance(meld, (str, list, tuple)):
         try:
             return Meld.of(meld)
         except RulesError as err:
-            raise RulesError(f"{what}: {err}") from None
+            raise RulesError(f"{what}: {err}", rule=err.rule) from None
     raise RulesError(f"{what} must be a Meld, got {type(meld).__name__}")
 
 
 def compare_melds(
-    a: Meld,
-    a_seat: int,
-    b: Meld,
-    b_seat: int,
-    contract: Contract | str,
-    rules: RuleSet = DEFAULT_RULES,
+    a: MeldLike,
+    a_seat: Seat,
+    b: MeldLike,
+    b_seat: Seat,
+    contract: ContractLike,
+    rules: RulesLike = DEFAULT_RULES,
 ) -> Comparison:
     """Compare two players' melds by the ladder R5.5; the first difference decides.
 
@@ -418,6 +430,12 @@ def compare_melds(
     b = _coerce_meld(b, "meld b")
     a_seat = coerce_seat(a_seat, "a_seat")
     b_seat = coerce_seat(b_seat, "b_seat")
+    return _compare(a, a_seat, b, b_seat, contract, rules)
+
+
+def _compare(
+    a: Meld, a_seat: Seat, b: Meld, b_seat: Seat, contract: Contract, rules: RuleSet
+) -> Comparison:
     if a_seat == b_seat:
         raise RulesError(
             f"both melds are at seat {a_seat}; compare_melds compares two players' melds "
@@ -427,7 +445,8 @@ def compare_melds(
     if shared:
         raise RulesError(
             f"the melds share {' '.join(c.code for c in shared)}; "
-            "two players cannot hold the same card"
+            "two players cannot hold the same card (R1.1)",
+            rule="R1.1",
         )
     for meld, name in ((a, "meld a"), (b, "meld b")):
         if not _is_scoring(meld, rules):
@@ -443,13 +462,14 @@ def compare_melds(
 
 def _ladder(
     a: Meld,
-    a_seat: int | None,
+    a_seat: Seat | None,
     b: Meld,
-    b_seat: int | None,
+    b_seat: Seat | None,
     contract: Contract,
     rules: RuleSet,
 ) -> tuple[int | None, Step | None, tuple[TraceEntry, ...]]:
-    """Walk the ladder; without seats a full tie gives ``(None, None, trace)``."""
+    """The explaining code of R5.5: walk the ladder POINTS, CARDS, HIGH_CARD,
+    TRUMP, SEAT; without seats a full tie gives ``(None, None, trace)``."""
     trump = contract.trump
     reverse = _reverses(contract, rules)
     if reverse:
@@ -496,7 +516,7 @@ def _ladder(
 
 
 def step_between(key_a: int, key_b: int) -> Step:
-    """The deciding step between two seat-tagged meld keys (fast path)."""
+    """The deciding step of R5.5 between two seat-tagged meld keys (fast path)."""
     diff = key_a ^ key_b
     for step, shift in zip(_STEPS, T.STEP_SHIFTS, strict=False):
         if diff >> shift:

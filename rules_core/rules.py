@@ -14,9 +14,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
+from ._tables import WeisTablesAndFactor
 from .contracts import Contract
 from .errors import RulesError
 
@@ -65,7 +66,7 @@ def _factors_tuple(values: Mapping[Any, int] | Iterable[tuple[Any, int]] | None)
 
 @dataclass(frozen=True)
 class RuleSet:
-    """The rule choices a round is scored with (RULES section 8).
+    """The rule choices a round is scored with (R8, RULES section 8).
 
     - ``low_quads_score``: four 6s, 7s or 8s score 100 (True, W-DE) or nothing (W-EN) (R5.2).
     - ``undenufe_reverses_weis``: in Undenufe the HIGH_CARD step prefers the lower
@@ -89,16 +90,19 @@ class RuleSet:
     target_order: tuple[str, str, str] = BLOCKS
     factors: Factors = tuple((code, 1) for code in _CODES)
     target: int = 1000
+    # derived data for the hot paths (no effect on ==, hash, repr; not in to_dict)
+    _factor_by_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _weis_tables: list[WeisTablesAndFactor | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("low_quads_score", "undenufe_reverses_weis"):
             if type(getattr(self, name)) is not bool:
                 raise RulesError(f"{name} must be True or False, got {getattr(self, name)!r}")
-        order = self.target_order
-        if isinstance(order, (str, bytes)) or not isinstance(order, Iterable):
-            raise RulesError(f"target_order must list the blocks {BLOCKS}, got {order!r}")
-        order = tuple(order)
-        if sorted(order) != sorted(BLOCKS) or not all(isinstance(b, str) for b in order):
+        given: object = self.target_order
+        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+            raise RulesError(f"target_order must list the blocks {BLOCKS}, got {given!r}")
+        order = tuple(given)
+        if not all(isinstance(b, str) for b in order) or sorted(order) != sorted(BLOCKS):
             raise RulesError(
                 f"target_order must name each of {', '.join(BLOCKS)} once, got {order!r}"
             )
@@ -107,9 +111,8 @@ class RuleSet:
         object.__setattr__(self, "factors", factors)
         if type(self.target) is not int or self.target < 1:
             raise RulesError(f"target must be a whole number >= 1, got {self.target!r}")
-        # derived data for the hot paths (not fields: no effect on ==, hash, repr)
         object.__setattr__(self, "_factor_by_index", tuple(f for _, f in factors))
-        object.__setattr__(self, "_weis_tables", {})  # filled by rules_core.weis
+        object.__setattr__(self, "_weis_tables", [None] * len(_CODES))  # by rules_core.weis
 
     def factor(self, contract: Contract | str) -> int:
         """The factor every written score of a round in ``contract`` is multiplied by (R4.5).
@@ -117,7 +120,7 @@ class RuleSet:
         >>> RuleSet().factor("H"), RuleSet.preset("swisslos-2500").factor("undenufe")
         (1, 3)
         """
-        return self._factor_by_index[Contract.parse(contract).index]  # type: ignore[attr-defined]
+        return self._factor_by_index[Contract.parse(contract).index]
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for a JSON field; :meth:`from_dict` reads it back.
@@ -147,7 +150,7 @@ class RuleSet:
         """
         if not isinstance(data, Mapping):
             raise RulesError(f"a rule set must be a mapping, got {type(data).__name__}")
-        names = [f.name for f in fields(cls)]
+        names = [f.name for f in fields(cls) if f.init]
         unknown = [str(k) for k in data if k not in names]
         if unknown:
             raise RulesError(
@@ -204,7 +207,7 @@ _PRESETS: dict[str, RuleSet] = {
     "w-en": RuleSet(low_quads_score=False, undenufe_reverses_weis=False),
     "ausmachregel": RuleSet(target_order=("stoeck", "weis", "tricks")),
     "swisslos-2500": RuleSet(
-        factors={"H": 1, "C": 1, "S": 2, "D": 2, "obenabe": 3, "undenufe": 3},
+        factors=_factors_tuple({"H": 1, "C": 1, "S": 2, "D": 2, "obenabe": 3, "undenufe": 3}),
         target=2500,
         target_order=("stoeck", "weis", "tricks"),
     ),

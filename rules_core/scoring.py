@@ -1,4 +1,5 @@
-"""Scoring a round and counting towards the target (RULES R2, R4.4-R4.5, R7).
+"""Scoring a round and counting towards the target (RULES R2.1, R2.2, R4.4, R4.5,
+R7.1, R7.2, R7.3, R7.4, R7.5).
 
 A round's written score has three blocks per team: Weis, Stöck and tricks
 (card points + 5 for the last trick + 100 for a match), each after its factor
@@ -12,22 +13,24 @@ A round's written score has three blocks per team: Weis, Stöck and tricks
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from ._coerce import coerce_contract, coerce_rules, coerce_seat, hands_masks
-from ._play import run_plays
+from ._play import PlayLog, run_plays
+from .aliases import ContractLike, HandsLike, PlaysLike, RulesLike, Seat, Team
 from .cards import DECK, Card
 from .contracts import Contract
 from .errors import RulesError
 from .rules import DEFAULT_RULES, RuleSet
-from .stoeck import StoeckResult, coerce_calls, stoeck_of_log
+from .stoeck import CallsLike, StoeckResult, coerce_calls, stoeck_of_log
 from .trace import TraceEntry, trace_to_list
 from .weis import WeisResult, weis_of_masks
 
 __all__ = [
     "LAST_TRICK_BONUS",
+    "Blocks",
     "MATCH_BONUS",
     "RoundScore",
     "TargetResult",
@@ -45,12 +48,12 @@ MATCH_BONUS = 100
 CARD_POINTS_TOTAL = 152
 
 
-def team_of(seat: int) -> int:
+def team_of(seat: Seat) -> Team:
     """The team of a seat: seats 0 and 2 are team 0, seats 1 and 3 team 1 (R2.1)."""
     return coerce_seat(seat) % 2
 
 
-def first_forehand(hands: Any) -> int:
+def first_forehand(hands: HandsLike) -> int:
     """In the first deal the holder of the Rosen 7 is forehand (R2.2).
 
     ``hands`` are the four players' hands in playing order around the table
@@ -65,11 +68,13 @@ def first_forehand(hands: Any) -> int:
     for i, mask in enumerate(masks):
         if mask & h7:
             return i
-    raise RulesError("nobody holds the Rosen 7 (H7)")
+    raise RulesError(
+        "nobody holds the Rosen 7 (H7); in a full deal someone does (R2.2)", rule="R2.2"
+    )
 
 
 def revoke_penalty(
-    offending_seat: int, contract: Contract | str, rules: RuleSet = DEFAULT_RULES
+    offending_seat: Seat, contract: ContractLike, rules: RulesLike = DEFAULT_RULES
 ) -> tuple[int, int]:
     """R3.7: a revoke gives the opponents the points of the deal, 157 (times the
     factor); returns the written points ``(team 0, team 1)``.
@@ -122,16 +127,53 @@ class TrickResult:
         }
 
 
+class Blocks(dict[str, int]):
+    """One team's written blocks ``{"weis", "stoeck", "tricks"}``: a read-only dict.
+
+    It compares, prints and serialises like a dict (``dict(blocks)`` copies it);
+    changing it raises TypeError, so a :class:`RoundScore` stays as scored.
+
+    >>> b = Blocks({"weis": 50, "stoeck": 0, "tricks": 100})
+    >>> b, b == {"weis": 50, "stoeck": 0, "tricks": 100}
+    ({'weis': 50, 'stoeck': 0, 'tricks': 100}, True)
+    >>> b["weis"] = 0
+    Traceback (most recent call last):
+      ...
+    TypeError: the written blocks of a round are read-only (copy them with dict())
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError("the written blocks of a round are read-only (copy them with dict())")
+
+    __setitem__ = __delitem__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __reduce__(self) -> tuple[Callable[..., Blocks], tuple[dict[str, int]]]:
+        return (Blocks, (dict(self),))
+
+    def __copy__(self) -> Blocks:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Blocks:
+        return self
+
+
 class RoundScore:
     """The written score of a complete round.
 
-    - ``blocks``: per team ``{"weis": int, "stoeck": int, "tricks": int}``, after
-      the factor (R7.1, R4.5).
+    - ``blocks``: per team a read-only dict ``{"weis": int, "stoeck": int,
+      "tricks": int}`` (:class:`Blocks`), after the factor (R7.1, R4.5).
     - ``totals``: per team, the sum of its blocks.
     - ``tricks``: nine :class:`TrickResult`.
     - ``match``: the team that took all nine tricks, or None (R4.4).
     - ``weis``: the :class:`WeisResult`; ``stoeck``: the :class:`StoeckResult`.
     - ``factor``, ``contract``, ``rules``.
+
+    Immutable: setting an attribute raises AttributeError; the tricks are built
+    on first access and kept.
     """
 
     __slots__ = (
@@ -147,35 +189,69 @@ class RoundScore:
         "_tricks",
     )
 
+    blocks: tuple[Blocks, Blocks]
+    totals: tuple[int, int]
+    match: Team | None
+    weis: WeisResult
+    stoeck: StoeckResult
+    factor: int
+    contract: Contract
+    rules: RuleSet
+    _log: PlayLog
+    _tricks: list[tuple[TrickResult, ...]]
+
     def __init__(
         self,
-        blocks: tuple[dict[str, int], dict[str, int]],
-        match: int | None,
+        blocks: tuple[Mapping[str, int], Mapping[str, int]],
+        match: Team | None,
         weis: WeisResult,
         stoeck: StoeckResult,
         factor: int,
         contract: Contract,
         rules: RuleSet,
-        log: Any,
+        log: PlayLog,
     ) -> None:
-        self.blocks = blocks
-        self.totals = (sum(blocks[0].values()), sum(blocks[1].values()))
-        self.match = match
-        self.weis = weis
-        self.stoeck = stoeck
-        self.factor = factor
-        self.contract = contract
-        self.rules = rules
-        self._log = log
-        self._tricks: tuple[TrickResult, ...] | None = None
+        put = object.__setattr__
+        b0, b1 = Blocks(blocks[0]), Blocks(blocks[1])
+        put(self, "blocks", (b0, b1))
+        put(self, "totals", (sum(b0.values()), sum(b1.values())))
+        put(self, "match", match)
+        put(self, "weis", weis)
+        put(self, "stoeck", stoeck)
+        put(self, "factor", factor)
+        put(self, "contract", contract)
+        put(self, "rules", rules)
+        put(self, "_log", log)
+        put(self, "_tricks", [])  # the lazy tricks, once built
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("RoundScore is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("RoundScore is immutable")
+
+    def __reduce__(self) -> tuple[Callable[..., RoundScore], tuple[Any, ...]]:
+        return (
+            RoundScore,
+            (
+                self.blocks,
+                self.match,
+                self.weis,
+                self.stoeck,
+                self.factor,
+                self.contract,
+                self.rules,
+                self._log,
+            ),
+        )
 
     def __repr__(self) -> str:
         return f"RoundScore(blocks={self.blocks!r}, match={self.match})"
 
     @property
     def tricks(self) -> tuple[TrickResult, ...]:
-        """The nine tricks in order."""
-        if self._tricks is None:
+        """The nine tricks in order (R3.6 winners, R4.4 bonuses, R4.5 factor)."""
+        if not self._tricks:
             log = self._log
             out = []
             for t, (leader, winner, points) in enumerate(log.tricks):
@@ -195,8 +271,8 @@ class RoundScore:
                         (points + last + match) * self.factor,
                     )
                 )
-            self._tricks = tuple(out)
-        return self._tricks
+            self._tricks.append(tuple(out))
+        return self._tricks[0]
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: ``{"contract", "factor", "blocks", "totals", "match",
@@ -214,19 +290,21 @@ class RoundScore:
 
 
 def score_round(
-    hands: Any,
-    contract: Contract | str,
-    plays: Any,
-    calls: Any = (),
-    rules: RuleSet = DEFAULT_RULES,
+    hands: HandsLike,
+    contract: ContractLike,
+    plays: PlaysLike,
+    calls: CallsLike = (),
+    rules: RulesLike = DEFAULT_RULES,
 ) -> RoundScore:
-    """Score a complete round.
+    """Score a complete round: the tricks by R3.6, R4.1, R4.2, R4.3 and R4.4, the
+    Weis by R5.4, R5.5, R5.6, the Stöck by R6.1, R6.2, R6.3, R6.4, R6.5, each
+    block times the factor (R4.5), three blocks per team (R7.1).
 
     ``hands``: the four hands dealt, by seat, nine cards each, every card once.
     ``plays``: all 36 ``(seat, card)`` pairs in order. Seat 0 leads the first
     trick, each seat plays once per trick in seat order, the trick's winner leads
     the next; each card must be in the player's hand, unplayed, and legal
-    (R3.1-R3.5). ``calls``: the Stöck calls (see :func:`check_stoeck`). Every
+    (R3.1, R3.2, R3.3, R3.4, R3.5). ``calls``: the Stöck calls (see :func:`check_stoeck`). Every
     player is taken to declare their melds (R5.4).
 
     Raises :class:`RulesError` (:class:`IllegalPlayError` for the plays) saying
@@ -277,7 +355,7 @@ def score_round(
 
 @dataclass(frozen=True)
 class TargetResult:
-    """Who reaches the target in a round, and where (R7.2-R7.5).
+    """Who reaches the target in a round, and where (R7.2, R7.3, R7.4, R7.5).
 
     ``team`` 0, 1 or None (R7.5: play on); ``block`` ``"weis"``, ``"stoeck"``,
     ``"tricks"`` or None; ``trick`` the 0-based index of the deciding trick
@@ -311,7 +389,7 @@ def resolve_target(
     before: Sequence[int],
     round_score: RoundScore,
     target: int | None = None,
-    rules: RuleSet = DEFAULT_RULES,
+    rules: RulesLike = DEFAULT_RULES,
 ) -> TargetResult:
     """Which team reaches ``target`` in this round (score >= target), counting
     the blocks in ``rules.target_order`` and the tricks in the order won.
@@ -340,6 +418,7 @@ def resolve_target(
 
 
 def _check_target(before: Sequence[int], target: int | None, rules: RuleSet) -> int:
+    """The target (R7.2), and totals before the round that are both below it."""
     if target is None:
         target = rules.target
     if type(target) is not int or target < 1:
@@ -355,21 +434,24 @@ def _check_target(before: Sequence[int], target: int | None, rules: RuleSet) -> 
         if before[team] >= target:
             raise RulesError(
                 f"team {team} already has {before[team]} of {target} before the round; "
-                "the game was over (R7.2)"
+                "the game was over (R7.2)",
+                rule="R7.2",
             )
     return target
 
 
 def _count_to_target(
     before: Sequence[int],
-    blocks: tuple[dict[str, int], dict[str, int]],
-    tricks: Sequence[tuple[int, int, int]] | None,
+    blocks: tuple[Mapping[str, int], Mapping[str, int]],
+    tricks: Sequence[tuple[int, Team, int]] | None,
     target: int,
     rules: RuleSet,
 ) -> TargetResult:
-    """Count the blocks in ``rules.target_order`` and, within the tricks block, the
-    tricks ``(index, team, points)`` in the order won (R7.3, R7.4). With ``tricks``
-    None the tricks block is counted as one step per team."""
+    """The running code of R7.2, R7.3, R7.4 and R7.5: count the blocks in
+    ``rules.target_order`` and, within the tricks block, the tricks ``(index,
+    team, points)`` in the order won; the first team at the target wins, else
+    play goes on. With ``tricks`` None the tricks block is counted as one step
+    per team."""
     running = [before[0], before[1]]
     trace = [
         TraceEntry(
@@ -400,19 +482,19 @@ def _count_to_target(
                     )
                 )
             continue
-        points = [blocks[0][block], blocks[1][block]]
+        written = [blocks[0][block], blocks[1][block]]
         reached_team = None
-        for team in (0, 1):  # one team at most writes Weis (R5.6) or Stöck (R6.1)
-            running[team] += points[team]
-            if winner is None and reached_team is None and running[team] >= target:
-                reached_team = team
+        for side in (0, 1):  # one team at most writes Weis (R5.6) or Stöck (R6.1)
+            running[side] += written[side]
+            if winner is None and reached_team is None and running[side] >= target:
+                reached_team = side
         if reached_team is not None:
             winner = (reached_team, block, None)
         trace.append(
             TraceEntry(
                 "R7.3",
                 "target.block",
-                {"block": block, "points": points, "totals": list(running)},
+                {"block": block, "points": written, "totals": list(running)},
                 decided=reached_team is not None,
             )
         )
@@ -420,11 +502,9 @@ def _count_to_target(
         trace.append(
             TraceEntry("R7.5", "target.not_reached", {"totals": list(running)}, decided=True)
         )
-        team, block_name, trick_index = None, None, None
-    else:
-        team, block_name, trick_index = winner
+        return TargetResult(None, None, None, (running[0], running[1]), target, tuple(trace))
     return TargetResult(
-        team, block_name, trick_index, (running[0], running[1]), target, tuple(trace)
+        winner[0], winner[1], winner[2], (running[0], running[1]), target, tuple(trace)
     )
 
 
@@ -432,8 +512,8 @@ def resolve_target_blocks(
     before: Sequence[int],
     blocks: Sequence[Mapping[str, int]],
     target: int | None = None,
-    rules: RuleSet = DEFAULT_RULES,
-    tricks: Sequence[tuple[int, int]] | None = None,
+    rules: RulesLike = DEFAULT_RULES,
+    tricks: Sequence[tuple[Team, int]] | None = None,
 ) -> TargetResult:
     """:func:`resolve_target` from written blocks instead of a played round.
 

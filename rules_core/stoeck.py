@@ -1,7 +1,8 @@
-"""Stöck: King and Ober of trump in one hand, 20 points (RULES R6.1-R6.5).
+"""Stöck: King and Ober of trump in one hand, 20 points (RULES R6.1, R6.2, R6.3,
+R6.4, R6.4a, R6.5).
 
 The holder says "Stöck" while playing the second of the two cards, on their
-own, before the next card is played (R6.2-R6.4). A :class:`StoeckCall` records
+own, before the next card is played (R6.2, R6.3, R6.4). A :class:`StoeckCall` records
 one call: ``after_play`` is the index in ``plays`` of the card the call came
 after.
 
@@ -24,21 +25,22 @@ bevor die nächste Person ihre Karte legt."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, TypeAlias
 
 from . import _tables as T
 from ._coerce import coerce_contract, coerce_rules, hands_masks
 from ._play import ROUND_PLAYS, PlayLog, run_plays
+from .aliases import ContractLike, HandsLike, Mask, PlaysLike, RulesLike, Seat, Team
 from .cards import DECK
 from .contracts import Contract
 from .errors import RulesError
-from .rules import DEFAULT_RULES, RuleSet
+from .rules import DEFAULT_RULES
 from .trace import TraceEntry, trace_to_list
 
-__all__ = ["StoeckCall", "StoeckReason", "StoeckResult", "check_stoeck"]
+__all__ = ["CallLike", "CallsLike", "StoeckCall", "StoeckReason", "StoeckResult", "check_stoeck"]
 
 STOECK_POINTS = 20
 
@@ -136,7 +138,14 @@ class StoeckCall:
         return {"seat": self.seat, "after_play": self.after_play, "prompted": self.prompted}
 
 
-def coerce_calls(calls: Any, n_plays: int) -> tuple[StoeckCall, ...]:
+CallLike: TypeAlias = StoeckCall | tuple[Seat, int] | tuple[Seat, int, bool]
+"""A Stöck call: a :class:`StoeckCall` or ``(seat, after_play[, prompted])``."""
+
+CallsLike: TypeAlias = Sequence[CallLike] | None
+"""The Stöck calls so far (None or empty: no call)."""
+
+
+def coerce_calls(calls: object, n_plays: int) -> tuple[StoeckCall, ...]:
     """Calls as StoeckCall (tuples ``(seat, after_play[, prompted])`` accepted)."""
     if calls is None:
         return ()
@@ -169,6 +178,9 @@ class StoeckResult:
     - ``first_play``, ``second_play``: indices in ``plays`` of the holder's first
       and second card (None while unplayed or without a holder).
     - ``trace``: ``stoeck.*`` entries (see :mod:`rules_core.trace`).
+
+    Immutable: setting an attribute raises AttributeError; the trace is built
+    on first access and kept.
     """
 
     __slots__ = (
@@ -187,31 +199,68 @@ class StoeckResult:
         "_trace",
     )
 
+    status: str
+    reason: StoeckReason
+    team: Team | None
+    seat: Seat | None
+    points: int
+    factor: int
+    first_play: int | None
+    second_play: int | None
+    contract: Contract
+    _masks: tuple[Mask, Mask, Mask, Mask]
+    _calls: tuple[StoeckCall, ...]
+    _n_plays: int
+    _trace: list[tuple[TraceEntry, ...]]
+
     def __init__(
         self,
         reason: StoeckReason,
-        seat: int | None,
+        seat: Seat | None,
         factor: int,
         first_play: int | None,
         second_play: int | None,
         contract: Contract,
-        masks: tuple[int, int, int, int],
+        masks: tuple[Mask, Mask, Mask, Mask],
         calls: tuple[StoeckCall, ...],
         n_plays: int,
     ) -> None:
-        self.reason = reason
-        self.status = _STATUS[reason]
-        self.seat = seat
-        self.team = None if seat is None else seat % 2
-        self.factor = factor
-        self.points = STOECK_POINTS * factor if reason is StoeckReason.VALID else 0
-        self.first_play = first_play
-        self.second_play = second_play
-        self.contract = contract
-        self._masks = masks
-        self._calls = calls
-        self._n_plays = n_plays
-        self._trace: tuple[TraceEntry, ...] | None = None
+        put = object.__setattr__
+        put(self, "reason", reason)
+        put(self, "status", _STATUS[reason])
+        put(self, "seat", seat)
+        put(self, "team", None if seat is None else seat % 2)
+        put(self, "factor", factor)
+        put(self, "points", STOECK_POINTS * factor if reason is StoeckReason.VALID else 0)
+        put(self, "first_play", first_play)
+        put(self, "second_play", second_play)
+        put(self, "contract", contract)
+        put(self, "_masks", masks)
+        put(self, "_calls", calls)
+        put(self, "_n_plays", n_plays)
+        put(self, "_trace", [])  # the lazy trace, once built
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("StoeckResult is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("StoeckResult is immutable")
+
+    def __reduce__(self) -> tuple[Callable[..., StoeckResult], tuple[Any, ...]]:
+        return (
+            StoeckResult,
+            (
+                self.reason,
+                self.seat,
+                self.factor,
+                self.first_play,
+                self.second_play,
+                self.contract,
+                self._masks,
+                self._calls,
+                self._n_plays,
+            ),
+        )
 
     def __repr__(self) -> str:
         return (
@@ -223,11 +272,13 @@ class StoeckResult:
     def trace(self) -> tuple[TraceEntry, ...]:
         """``stoeck.contract``, ``stoeck.holder``, ``stoeck.cards_played``, one
         ``stoeck.call`` per call, ``stoeck.result``; each stops where it decides."""
-        if self._trace is None:
-            self._trace = self._build_trace()
-        return self._trace
+        if not self._trace:
+            self._trace.append(self._build_trace())
+        return self._trace[0]
 
     def _build_trace(self) -> tuple[TraceEntry, ...]:
+        """The explanation: R6.1 (contract, holder), R6.2 (cards played), R6.2,
+        R6.3 or R6.4 per call, and the result's rule (R6.4a, R6.5 when lost)."""
         R = StoeckReason
         trump = self.contract.trump
         trace = [
@@ -322,7 +373,7 @@ _VERDICT_OF = {
 }
 
 
-def _holder(masks: tuple[int, int, int, int], bit: int) -> int | None:
+def _holder(masks: tuple[Mask, Mask, Mask, Mask], bit: Mask) -> Seat | None:
     for seat in range(4):
         if masks[seat] & bit:
             return seat
@@ -330,9 +381,10 @@ def _holder(masks: tuple[int, int, int, int], bit: int) -> int | None:
 
 
 def _call_verdict(
-    call: StoeckCall, holder: int | None, first: int | None, second: int | None
+    call: StoeckCall, holder: Seat | None, first: int | None, second: int | None
 ) -> tuple[str, str]:
-    """How one call is judged: (verdict, rule)."""
+    """How one call is judged: (verdict, rule): R6.1 (no Stöck), R6.2 (counts, or at
+    the first card), R6.3 (too late), R6.4 (prompted, another seat, too early)."""
     if holder is None:
         return "no_stoeck", "R6.1"
     if call.seat != holder:
@@ -347,13 +399,16 @@ def _call_verdict(
 
 
 def stoeck_of_log(
-    masks: tuple[int, int, int, int],
+    masks: tuple[Mask, Mask, Mask, Mask],
     contract: Contract,
     log: PlayLog,
     calls: tuple[StoeckCall, ...],
     factor: int,
 ) -> StoeckResult:
-    """Judge Stöck from a checked play log (shared by check_stoeck and score_round)."""
+    """Judge Stöck from a checked play log (shared by check_stoeck and score_round):
+    the running code of R6.1 (trump K and Q in one hand), R6.2 and R6.3 (the call
+    right after the second card), R6.4 (on one's own), R6.4a (still possible
+    mid-round) and R6.5 (lost whole)."""
     n = len(log.cards)
     ci = contract.index
     kq = T.STOECK_MASK[ci]
@@ -392,13 +447,13 @@ def stoeck_of_log(
 
 
 def check_stoeck(
-    hands: Any,
-    contract: Contract | str,
-    plays: Any,
-    calls: Any,
-    rules: RuleSet = DEFAULT_RULES,
+    hands: HandsLike,
+    contract: ContractLike,
+    plays: PlaysLike,
+    calls: CallsLike,
+    rules: RulesLike = DEFAULT_RULES,
 ) -> StoeckResult:
-    """Judge Stöck in a round so far (R6.1-R6.5).
+    """Judge Stöck in a round so far (R6.1, R6.2, R6.3, R6.4, R6.4a, R6.5).
 
     ``hands``: the four hands dealt, by seat (nine cards each). ``plays``: the
     ``(seat, card)`` pairs played so far, in order (checked like

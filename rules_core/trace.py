@@ -39,7 +39,7 @@ steps (both teams have a meld), or ``weis.only_team`` {team}, or
 ``weis.no_melds`` {}; last ``weis.writes`` {team, seat, points, factor, scored,
 melds} (melds with their ``seat``).
 
-Trick play, R3.1-R3.5 (:func:`explain_legal_cards`, one entry per card, all
+Trick play, R3.1, R3.2, R3.3, R3.4, R3.5 (:func:`explain_legal_cards`, one entry per card, all
 decided; values {card, legal, led, trump, ...}):
 
 - ``play.lead`` (R3.1) any card may lead;
@@ -53,7 +53,7 @@ decided; values {card, legal, led, trump, ...}):
 
 Trick winner, R3.6: ``trick.winner`` {cards, led, trump, winner_index,
 winner_card, by ("trump" or "led_suit"), order ("trump", "plain", "obenabe",
-"undenufe")}. Card points, R4.1-R4.3: ``points.card`` {card, points, table
+"undenufe")}. Card points, R4.1, R4.2, R4.3: ``points.card`` {card, points, table
 ("trump", "plain", "obenabe", "undenufe")}.
 
 Stöck, R6.x (:func:`check_stoeck`): ``stoeck.contract`` {contract, trump};
@@ -65,7 +65,7 @@ verdict} per call, verdict one of ``counts``, ``prompted``, ``too_late``,
 ``stoeck.result`` {status, reason, team, seat, points, factor} with the
 reason's rule.
 
-Target, R7.2-R7.5 (:func:`resolve_target`): ``target.start`` {target, totals,
+Target, R7.2, R7.3, R7.4, R7.5 (:func:`resolve_target`): ``target.start`` {target, totals,
 order}; ``target.block`` {block, points, totals} (R7.3) for Weis and Stöck;
 ``target.trick`` {trick, team, points, totals} (R7.4) per trick; totals are
 running totals after the entry; the entry that first reaches the target is

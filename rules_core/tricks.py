@@ -1,5 +1,5 @@
 """Trick play: which cards may be played, who wins a trick, card points
-(RULES R3.1-R3.6, R4.1-R4.3).
+(RULES R3.1, R3.2, R3.3, R3.4, R3.5, R3.6; R4.1, R4.2, R4.3).
 
 S-EN's example, roses trumps: Player 4 (seat 0) leads the king of bells,
 Player 3 (seat 1) has no bells and trumps with the 8 of roses; Player 1 (seat 2)
@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _tables as T
-from ._coerce import codes, coerce_card, coerce_cards, coerce_contract
-from .cards import Card, Rank
+from ._coerce import CARD_BIT, cards_of, codes, coerce_card, coerce_cards, coerce_contract
+from .aliases import CardLike, CardsLike, ContractLike, Mask
+from .cards import DECK, Card, Rank
+from .cardset import CardSet
 from .contracts import Contract
 from .errors import RulesError
 from .trace import TraceEntry, trace_to_list
@@ -37,33 +39,54 @@ __all__ = [
     "trick_winner",
 ]
 
+# the typed fast paths: Card -> bit (a code or any other object is a KeyError) ...
+_bit = CARD_BIT.__getitem__
+# ... and the led suit of a trick's first card; the tables, bound once
+_SUIT_OF_CARD: dict[Card, int] = {c: T.SUIT_OF[c.index] for c in DECK}
+_TRUMP_SUIT = T.TRUMP_SUIT
+_UNDER_TRICK_TRUMPS = T.UNDER_TRICK_TRUMPS
+_legal_mask = T.legal_mask
 
-def _hand_and_trick(hand: Any, trick: Any) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+
+def _hand_and_trick(hand: object, trick: object) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     cards = coerce_cards(hand, "hand", min_cards=1, max_cards=9)
     played = coerce_cards(trick, "trick", max_cards=3)
     both = sorted(set(cards) & set(played))
     if both:
-        raise RulesError(f"{' '.join(c.code for c in both)} is both in the hand and in the trick")
+        raise RulesError(
+            f"{' '.join(c.code for c in both)} is both in the hand and in the trick; "
+            "every card is in the deck once (R1.1)",
+            rule="R1.1",
+        )
     return cards, played
 
 
-def _trick_state(trick: tuple[Card, ...], ci: int) -> tuple[int, int]:
-    """(led suit or -1, index of the highest trump in the trick or -1)."""
+def _trick_state(trick: tuple[Card, ...], ci: int) -> tuple[int, Mask]:
+    """(led suit or -1, the trumps below the highest trump in the trick or 0)."""
     if not trick:
-        return -1, -1
-    strength = T.STRENGTH[ci]
+        return -1, 0
     trump = T.TRUMP_SUIT[ci]
-    high = -1
-    for c in trick:
-        if c.suit.value == trump and (high < 0 or strength[c.index] > strength[high]):
-            high = c.index
-    return trick[0].suit.value, high
+    holding = 0
+    if trump >= 0:
+        for c in trick:
+            if T.SUIT_OF[c.index] == trump:
+                holding |= 1 << T.RANK_OF[c.index]
+    lower = T.UNDER_TRICK_TRUMPS[ci][holding] if holding else 0
+    return T.SUIT_OF[trick[0].index], lower
 
 
-def legal_cards(hand: Any, trick: Any, contract: Contract | str) -> tuple[Card, ...]:
-    """The cards of ``hand`` that may be played to ``trick`` (R3.1-R3.5), in hand order.
+def legal_cards(hand: CardsLike, trick: CardsLike, contract: ContractLike) -> tuple[Card, ...]:
+    """The cards of ``hand`` that may be played to ``trick``, in hand order: the
+    rules R3.1, R3.2, R3.3, R3.4 and R3.5 (run by :func:`rules_core._tables.legal_mask`).
 
     ``trick`` is the cards already in the current trick, in order (empty when leading).
+
+    Already-typed input (``hand`` and ``trick`` tuples of :class:`Card` or ``hand``
+    a :class:`CardSet`, ``contract`` a :class:`Contract`) takes a fast path: it
+    is checked with bit arithmetic (every item a Card, no card twice, 1 to 9
+    cards in hand, at most 3 in the trick) and not read again; anything else is
+    read and checked first. Both give the same answer; a CardSet's hand order is
+    card order.
 
     R3.4, the Puur exception (trump led, the Puur is the only trump in hand):
 
@@ -76,22 +99,56 @@ def legal_cards(hand: Any, trick: Any, contract: Contract | str) -> tuple[Card, 
 
     >>> [str(c) for c in legal_cards("S7 H6 HA", "SK HQ", "H")]
     ['S7', 'HA']
+    >>> from rules_core import parse_cards
+    >>> legal_cards(parse_cards("S7 H6 HA"), parse_cards("SK HQ"), Contract.H)  # typed
+    (Card('S7'), Card('HA'))
     """
+    if type(trick) is tuple and type(contract) is Contract:
+        try:
+            tm = sum(map(_bit, trick))
+            if type(hand) is tuple:
+                mask = sum(map(_bit, hand))
+                n = len(hand)
+                as_set = False
+            elif type(hand) is CardSet:
+                mask = hand.mask
+                n = mask.bit_count()
+                as_set = True
+            else:
+                mask = n = -1
+        except (KeyError, TypeError):
+            pass
+        else:
+            k = len(trick)
+            # sums of distinct bits: the union has n + k bits iff no card is given twice
+            if 0 < n < 10 and k < 4 and (mask | tm).bit_count() == n + k:
+                if k:
+                    ci = contract.index
+                    t = _TRUMP_SUIT[ci]
+                    lower = _UNDER_TRICK_TRUMPS[ci][tm >> 9 * t & 511] if t >= 0 else 0
+                    legal = _legal_mask(mask, _SUIT_OF_CARD[trick[0]], lower, ci)
+                    if legal != mask:
+                        if as_set:
+                            return cards_of(legal)
+                        typed: tuple[Card, ...] = hand  # type: ignore[assignment]  # Card keys
+                        return tuple([c for c in typed if c.bit & legal])
+                return cards_of(mask) if as_set else hand  # type: ignore[return-value]
     c = coerce_contract(contract)
     cards, played = _hand_and_trick(hand, trick)
     ci = c.index
     mask = 0
     for card in cards:
         mask |= card.bit
-    led, high = _trick_state(played, ci)
-    legal = T.legal_mask(mask, led, high, ci)
+    led, lower = _trick_state(played, ci)
+    legal = T.legal_mask(mask, led, lower, ci)
     return tuple(card for card in cards if legal & card.bit)
 
 
 def verdict(
     card: Card, hand: tuple[Card, ...], trick: tuple[Card, ...], contract: Contract
 ) -> TraceEntry:
-    """Why ``card`` may or may not be played (one ``play.*`` trace entry)."""
+    """Why ``card`` may or may not be played (one ``play.*`` trace entry): the
+    explaining code of R3.1, R3.2, R3.3, R3.4 and R3.5, one rule per verdict."""
     trump = contract.trump
     values: dict[str, Any] = {
         "card": card.code,
@@ -173,8 +230,9 @@ class LegalCards:
         }
 
 
-def explain_legal_cards(hand: Any, trick: Any, contract: Contract | str) -> LegalCards:
-    """:func:`legal_cards` with the rule that allows or forbids each card.
+def explain_legal_cards(hand: CardsLike, trick: CardsLike, contract: ContractLike) -> LegalCards:
+    """:func:`legal_cards` with the rule that allows or forbids each card (R3.1,
+    R3.2, R3.3, R3.4, R3.5).
 
     >>> result = explain_legal_cards("S7 H6 HA C9", "SK HQ", "H")
     >>> for v in result.verdicts:
@@ -192,29 +250,44 @@ def explain_legal_cards(hand: Any, trick: Any, contract: Contract | str) -> Lega
 
 
 def _winner_index(trick: tuple[Card, ...], ci: int) -> int:
+    """The running code of R3.6: the highest trump, else the highest card of the led suit."""
     strength = T.STRENGTH[ci]
     trump = T.TRUMP_SUIT[ci]
-    led = trick[0].suit.value
-    best, best_strength = 0, strength[trick[0].index]
+    suit_of = T.SUIT_OF
+    first = trick[0].index
+    led = suit_of[first]
+    best, best_strength = 0, strength[first]
     for i in range(1, len(trick)):
-        c = trick[i]
-        if c.suit.value in (led, trump) and strength[c.index] > best_strength:
-            best, best_strength = i, strength[c.index]
+        x = trick[i].index
+        suit = suit_of[x]
+        if (suit == led or suit == trump) and strength[x] > best_strength:  # noqa: SIM109
+            best, best_strength = i, strength[x]
     return best
 
 
-def trick_winner(trick: Any, contract: Contract | str) -> int:
+def trick_winner(trick: CardsLike, contract: ContractLike) -> int:
     """Index in ``trick`` of the card that wins it so far (R3.6).
 
     The highest trump wins; with no trump in it, the highest card of the led
     suit. Trump order ``J 9 A K Q 10 8 7 6``; other suits and Obenabe
-    ``A K Q J 10 9 8 7 6``; Undenufe ``6 7 8 9 10 J Q K A``.
+    ``A K Q J 10 9 8 7 6``; Undenufe ``6 7 8 9 10 J Q K A``. A tuple of
+    :class:`Card` and a :class:`Contract` take the fast path (no coercion).
 
     >>> trick_winner("S7 SA H6 SK", "H"), trick_winner("S7 SA H6 SK", "obenabe")
     (2, 1)
     >>> trick_winner("S7 SA S6 CK", "undenufe"), trick_winner("H9 HA HJ HK", "H")
     (2, 2)
     """
+    if type(trick) is tuple and type(contract) is Contract:
+        try:
+            tm = sum(map(_bit, trick))
+        except (KeyError, TypeError):
+            pass
+        else:
+            k = len(trick)
+            if 0 < k < 5 and tm.bit_count() == k:
+                typed: tuple[Card, ...] = trick  # every item was a Card key
+                return _winner_index(typed, contract.index)
     c = coerce_contract(contract)
     cards = coerce_cards(trick, "trick", min_cards=1, max_cards=4)
     return _winner_index(cards, c.index)
@@ -233,7 +306,7 @@ class TrickWinner:
         return {"index": self.index, "card": self.card.code, "trace": trace_to_list(self.trace)}
 
 
-def explain_trick_winner(trick: Any, contract: Contract | str) -> TrickWinner:
+def explain_trick_winner(trick: CardsLike, contract: ContractLike) -> TrickWinner:
     """:func:`trick_winner` with its reason: ``by`` is ``"trump"`` (the highest
     trump) or ``"led_suit"`` (the highest card of the led suit); ``order`` names
     the order used (``"trump"``, ``"plain"``, ``"obenabe"``, ``"undenufe"``).
@@ -270,20 +343,24 @@ def explain_trick_winner(trick: Any, contract: Contract | str) -> TrickWinner:
     return TrickWinner(index, card, (entry,))
 
 
-def card_points(card: Card | str, contract: Contract | str) -> int:
-    """Points of a card in a contract (R4.1-R4.3).
+def card_points(card: CardLike, contract: ContractLike) -> int:
+    """Points of a card in a contract: R4.1 (trump and plain suits in a trump
+    contract), R4.2 (Obenabe), R4.3 (Undenufe). A :class:`Card` and a
+    :class:`Contract` take the fast path (two table lookups).
 
     >>> [card_points(c, "H") for c in ("HJ", "H9", "HA", "SJ", "S9")]
     [20, 14, 11, 2, 0]
     >>> card_points("D8", "obenabe"), card_points("D6", "undenufe"), card_points("DA", "undenufe")
     (8, 11, 0)
     """
+    if type(card) is Card and type(contract) is Contract:
+        return T.POINTS[contract.index][card.index]
     c = coerce_contract(contract)
     return T.POINTS[c.index][coerce_card(card).index]
 
 
-def explain_card_points(card: Card | str, contract: Contract | str) -> TraceEntry:
-    """A ``points.card`` entry: ``table`` is ``"trump"`` or ``"plain"`` (R4.1),
+def explain_card_points(card: CardLike, contract: ContractLike) -> TraceEntry:
+    """A ``points.card`` entry (R4.1, R4.2, R4.3): ``table`` is ``"trump"`` or ``"plain"`` (R4.1),
     ``"obenabe"`` (R4.2) or ``"undenufe"`` (R4.3).
 
     >>> explain_card_points("H9", "H").to_dict()  # doctest: +NORMALIZE_WHITESPACE

@@ -1,4 +1,4 @@
-"""Who writes Weis, and how much (RULES R5.4-R5.6, R4.5).
+"""Who writes Weis, and how much (RULES R5.4, R5.5, R5.6, R4.5).
 
 Every player announces their best meld (R5.4). Only the team holding the single
 best meld at the table writes Weis, and it writes every meld of both partners;
@@ -14,10 +14,12 @@ ein einziges Vierblatt mit 50 auf der anderen":
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from . import _tables as T
 from ._coerce import cards_of, coerce_contract, coerce_rules, hands_masks
+from .aliases import ContractLike, HandsLike, Mask, RulesLike, Seat, Team
 from .cards import Card
 from .contracts import Contract
 from .melds import Comparison, Meld, Step, compare_melds, melds_of_mask, sort_melds, step_between
@@ -25,8 +27,6 @@ from .rules import DEFAULT_RULES, RuleSet
 from .trace import TraceEntry, trace_to_list
 
 __all__ = ["WeisResult", "resolve_weis"]
-
-_CONTRACT_INDEX = {c: c.index for c in Contract}
 
 
 class WeisResult:
@@ -44,7 +44,14 @@ class WeisResult:
       team 0, side b = team 1), or None.
     - ``trace``: see :mod:`rules_core.trace` (``weis.*`` and ``ladder.*``).
 
-    Everything but the numbers is built on first access.
+    Immutable: setting an attribute raises AttributeError. Everything but the
+    numbers is built on first access and kept.
+
+    >>> result = resolve_weis(["H6 H7 H8", "", "", ""], "S")
+    >>> result.team = 1
+    Traceback (most recent call last):
+      ...
+    AttributeError: WeisResult is immutable
     """
 
     __slots__ = (
@@ -59,36 +66,60 @@ class WeisResult:
         "_masks",
         "_cache",
     )
-    team: int | None
+    team: Team | None
     points: int
     scored: int
-    best_seat: int | None
+    best_seat: Seat | None
     step: Step | None
     factor: int
     contract: Contract
     rules: RuleSet
+    _masks: tuple[Mask, Mask, Mask, Mask]
+    _cache: dict[str, Any]
 
     def __init__(
         self,
-        team: int | None,
+        team: Team | None,
         points: int,
         factor: int,
-        best_seat: int | None,
+        best_seat: Seat | None,
         step: Step | None,
         contract: Contract,
         rules: RuleSet,
-        masks: tuple[int, int, int, int],
+        masks: tuple[Mask, Mask, Mask, Mask],
     ) -> None:
-        self.team = team
-        self.points = points
-        self.factor = factor
-        self.scored = points * factor
-        self.best_seat = best_seat
-        self.step = step
-        self.contract = contract
-        self.rules = rules
-        self._masks = masks
-        self._cache: dict[str, Any] = {}
+        put = object.__setattr__
+        put(self, "team", team)
+        put(self, "points", points)
+        put(self, "factor", factor)
+        put(self, "scored", points * factor)
+        put(self, "best_seat", best_seat)
+        put(self, "step", step)
+        put(self, "contract", contract)
+        put(self, "rules", rules)
+        put(self, "_masks", masks)
+        put(self, "_cache", {})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("WeisResult is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("WeisResult is immutable")
+
+    def __reduce__(self) -> tuple[Callable[..., WeisResult], tuple[Any, ...]]:
+        return (
+            WeisResult,
+            (
+                self.team,
+                self.points,
+                self.factor,
+                self.best_seat,
+                self.step,
+                self.contract,
+                self.rules,
+                self._masks,
+            ),
+        )
 
     def __repr__(self) -> str:
         return (
@@ -104,13 +135,14 @@ class WeisResult:
     @property
     def melds(self) -> tuple[tuple[Meld, ...], ...]:
         """Each seat's scoring melds, best first by the ladder in this contract."""
-        if "melds" not in self._cache:
+        melds = self._cache.get("melds")
+        if melds is None:
             low = self.rules.low_quads_score
-            self._cache["melds"] = tuple(
+            melds = self._cache["melds"] = tuple(
                 tuple(sort_melds(melds_of_mask(m, low), self.contract, self.rules))
                 for m in self._masks
             )
-        return self._cache["melds"]
+        return cast("tuple[tuple[Meld, ...], ...]", melds)
 
     @property
     def best(self) -> Meld | None:
@@ -123,10 +155,13 @@ class WeisResult:
     def team_best(self) -> tuple[tuple[int, Meld] | None, tuple[int, Meld] | None]:
         """Per team, ``(seat, meld)`` of the team's best meld, or None."""
         if "team_best" not in self._cache:
-            self._cache["team_best"] = tuple(self._team_best(team) for team in (0, 1))
-        return self._cache["team_best"]
+            self._cache["team_best"] = (self._team_best(0), self._team_best(1))
+        return cast(
+            "tuple[tuple[int, Meld] | None, tuple[int, Meld] | None]", self._cache["team_best"]
+        )
 
-    def _team_best(self, team: int) -> tuple[int, Meld] | None:
+    def _team_best(self, team: Team) -> tuple[Seat, Meld] | None:
+        """The better of the two partners' best melds (R5.5; their seats decide a full tie)."""
         found = []
         for seat in (team, team + 2):
             melds = self.melds[seat]
@@ -148,7 +183,7 @@ class WeisResult:
                 if t0 is not None and t1 is not None
                 else None
             )
-        return self._cache["comparison"]
+        return cast("Comparison | None", self._cache["comparison"])
 
     @property
     def trace(self) -> tuple[TraceEntry, ...]:
@@ -156,9 +191,10 @@ class WeisResult:
         ``weis.only_team``/``weis.no_melds``, then ``weis.writes``."""
         if "trace" not in self._cache:
             self._cache["trace"] = self._build_trace()
-        return self._cache["trace"]
+        return cast("tuple[TraceEntry, ...]", self._cache["trace"])
 
     def _build_trace(self) -> tuple[TraceEntry, ...]:
+        """The explanation: R5.4 per seat, R5.6 per team, the R5.5 ladder, R5.6 writes."""
         trace = []
         for seat, melds in enumerate(self.melds):
             trace.append(
@@ -192,7 +228,7 @@ class WeisResult:
             trace.append(TraceEntry("R5.6", "weis.only_team", {"team": self.team}, decided=True))
         else:
             trace.append(TraceEntry("R5.6", "weis.no_melds", {}, decided=True))
-        written = []
+        written: list[dict[str, Any]] = []
         if self.team is not None:
             for seat in (self.team, self.team + 2):
                 written.extend({"seat": seat, **m.to_dict()} for m in self.melds[seat])
@@ -235,28 +271,33 @@ class WeisResult:
         }
 
 
-def _tables_for(contract: Contract, rules: RuleSet) -> tuple:
+def _tables_for(contract: Contract, rules: RuleSet) -> T.WeisTablesAndFactor:
     """The weis tables and factor of a contract under a rule set, cached on the rule set."""
-    ci = _CONTRACT_INDEX[contract]
+    ci = contract.index
     reverse = ci == T.UNDENUFE and rules.undenufe_reverses_weis
-    tables = (*T.weis_tables(ci, rules.low_quads_score, reverse), rules.factor(contract))
-    rules._weis_tables[contract] = tables  # type: ignore[attr-defined]
+    d, h, s, c, qk, qp = T.weis_tables(ci, rules.low_quads_score, reverse)
+    tables = (d, h, s, c, qk, qp, rules.factor(contract))
+    rules._weis_tables[ci] = tables
     return tables
 
 
 def weis_of_masks(
-    masks: tuple[int, int, int, int], contract: Contract, rules: RuleSet
+    masks: tuple[Mask, Mask, Mask, Mask], contract: Contract, rules: RuleSet
 ) -> WeisResult:
-    """The fast path: table lookups on hand masks; objects only on demand.
+    """The running code of R5.4, R5.5 and R5.6 (with R5.1, R5.2, R5.3 in the
+    tables and the factor of R4.5): table lookups on hand masks; objects only on
+    demand.
 
     Per seat the best meld key is the max over the four suit holdings' best
     sequence (trump suit flagged) and the four of a kind of the ranks held in all
-    four suits (see :mod:`rules_core._tables`).
+    four suits (see :mod:`rules_core._tables`); the best key at the table decides
+    the team (R5.5, the seat step in the key's low bits); that team writes all
+    melds of both partners (R5.6).
     """
-    try:
-        t0, t1, t2, t3, qk, qp, factor = rules._weis_tables[contract]  # type: ignore[attr-defined]
-    except KeyError:
-        t0, t1, t2, t3, qk, qp, factor = _tables_for(contract, rules)
+    tables = rules._weis_tables[contract.index]
+    if tables is None:
+        tables = _tables_for(contract, rules)
+    t0, t1, t2, t3, qk, qp, factor = tables
     m0, m1, m2, m3 = masks
     a, b, c, d = m0 & 511, m0 >> 9 & 511, m0 >> 18 & 511, m0 >> 27
     k0 = max(t0[a], t1[b], t2[c], t3[d], qk[a & b & c & d])
@@ -285,9 +326,11 @@ def weis_of_masks(
 
 
 def resolve_weis(
-    hands: Any, contract: Contract | str, rules: RuleSet = DEFAULT_RULES
+    hands: HandsLike, contract: ContractLike, rules: RulesLike = DEFAULT_RULES
 ) -> WeisResult:
-    """Resolve the Weis of four hands by seat, every player declaring their melds.
+    """Resolve the Weis of four hands by seat, every player declaring their melds
+    (R5.4); the best meld by the ladder (R5.5) decides the one team that writes
+    (R5.6), times the factor (R4.5).
 
     ``hands``: four hands (seat 0 = forehand first), each a list of cards or a
     string of cards, or one string with the four hands separated by ``/``. A hand

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).parent
 RULE_IDS = [
     "R1.1", "R1.2", "R1.3",
@@ -39,6 +41,6 @@ def test_r8_every_rule_id_has_a_test():
 
 def test_r8_rule_id_list_matches_rules_md():
     if not RULES_MD.exists():  # pragma: no cover - only beside ../shared
-        return
+        pytest.skip(f"RULES.md is not at {RULES_MD} (it lives beside the repository in ../shared)")
     found = re.findall(r"^- (R\d\.\d+a?) ", RULES_MD.read_text(), re.M)
     assert found + ["R8"] == RULE_IDS

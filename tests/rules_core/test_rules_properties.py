@@ -22,8 +22,8 @@ from rules_core import (
     score_round,
     trick_winner,
 )
-from rules_core.bench import naive_legal, naive_winner, random_calls
 from rules_core.deals import play_round
+from tests.rules_core.reference import naive_legal, naive_winner, random_calls
 
 CONTRACTS = st.sampled_from(list(Contract))
 RULES = st.sampled_from([RuleSet.preset(n) for n in RuleSet.presets()])

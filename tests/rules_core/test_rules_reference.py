@@ -1,4 +1,4 @@
-"""The fast paths against the naive reference of rules_core.bench, on thousands of deals.
+"""The fast paths against the naive reference (tests/rules_core/reference.py), on thousands of deals.
 
 The reference is written independently (plain loops over Card objects, no tables,
 no bitmasks), so agreement checks the lookup tables and the bitmask play checker.
@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 
 from rules_core import DECK, Contract, RuleSet, check_stoeck, legal_cards
-from rules_core.bench import (
+from rules_core.deals import deal_cards, play_round
+from tests.rules_core.reference import (
     fast_round_answer,
     fast_weis_answer,
     make_deals,
@@ -19,7 +20,6 @@ from rules_core.bench import (
     naive_score_round,
     naive_stoeck,
 )
-from rules_core.deals import deal_cards, play_round
 
 
 def test_r5_6_fast_resolve_weis_agrees_with_reference_on_3000_deals():

@@ -1,49 +1,54 @@
-"""Benchmark of the rules core against a naive reference implementation.
+"""An independent second implementation of the rules, for the tests and the benchmark.
 
-Usage::
+The naive reference: plain objects and loops over :class:`Card`, no tables, no
+bitmasks, its own copies of the values of RULES.md (R3.1 to R3.6, R4.1 to R4.4,
+R5.1 to R5.6, R6.1 to R6.5) written from the rule text. The tests compare the
+engine with it on thousands of random deals; ``python -m bench.engine`` times
+both. It lives under ``tests/`` on purpose: it is not shipped with ``rules_core``
+and nothing in the site imports it.
 
-    python -m rules_core.bench            # 100,000 deals, 10,000 rounds
-    python -m rules_core.bench --quick    # 10,000 deals, 1,000 rounds
-    python -m rules_core.bench --deals 50000 --rounds 5000 --seed 7
-
-On the same random deals in one run it times
-
-(a) :func:`rules_core.resolve_weis` on random four-hand deals, and
-(b) :func:`rules_core.score_round` on complete random legal rounds (play logs made
-    by random legal play, with random Stöck calls, all made before timing),
-
-and the same for the naive reference below (plain objects and loops, no
-tables, no bitmasks), prints deals/s, rounds/s and the ratio fast/naive, and
-checks that both give the same answers on every benchmark deal (mismatches
-must be 0). Contracts and rule sets vary over all contracts and presets.
-
-The naive reference is also used by the test suite as an independent second
-implementation of the rules.
+Also here: the random workloads both use (deals, legal rounds with Stöck calls)
+and the engine's answers in the reference's shape.
 """
 
 from __future__ import annotations
 
-import argparse
 import random
-import sys
-import time
 from collections.abc import Sequence
 from functools import cmp_to_key
 
-from .cards import Card, Rank
-from .contracts import Contract
-from .deals import deal_cards, play_round
-from .rules import RuleSet
-from .scoring import score_round
-from .stoeck import StoeckCall
-from .weis import resolve_weis
+from rules_core import (
+    Card,
+    Contract,
+    Rank,
+    RuleSet,
+    StoeckCall,
+    resolve_weis,
+    score_round,
+)
+from rules_core.deals import Hand, Play, deal_cards, play_round
+
+__all__ = [
+    "CONTRACTS",
+    "RULE_SETS",
+    "fast_round_answer",
+    "fast_weis_answer",
+    "make_deals",
+    "make_rounds",
+    "naive_legal",
+    "naive_points",
+    "naive_resolve_weis",
+    "naive_score_round",
+    "naive_stoeck",
+    "naive_winner",
+    "random_calls",
+]
 
 NATURAL = [Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.UNDER, Rank.OBER,
            Rank.KING, Rank.ACE]  # fmt: skip
 TRUMP_ORDER = [Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.TEN, Rank.OBER, Rank.KING, Rank.ACE,
                Rank.NINE, Rank.UNDER]  # fmt: skip
 SEQUENCE_POINTS = {3: 20, 4: 50, 5: 100, 6: 150, 7: 200, 8: 250, 9: 300}
-STEPS = ["points", "cards", "high_card", "trump", "seat"]
 
 # ---------------------------------------------------------------------------
 # naive reference implementation
@@ -155,7 +160,9 @@ def naive_resolve_weis(
         team, seat = winner, (t0, t1)[winner][0]
     else:
         team = 0 if t0 is not None else 1
-        seat, step = (t0 or t1)[0], None  # type: ignore[index]
+        only = t0 if t0 is not None else t1
+        assert only is not None
+        seat, step = only[0], None
     points = sum(m.points for s in (team, team + 2) for m in naive_melds(hands[s], rules))
     return team, points, points * factor, seat, step
 
@@ -311,7 +318,7 @@ def naive_score_round(
     factor = rules.factor(contract)
     weis_team, _, weis_scored, _, _ = naive_resolve_weis(hands, contract, rules)
     status, reason, stoeck_team, stoeck_points = naive_stoeck(hands, contract, plays, calls, rules)
-    blocks = tuple(
+    b0, b1 = (
         (
             weis_scored if weis_team == team else 0,
             stoeck_points if stoeck_team == team else 0,
@@ -319,7 +326,8 @@ def naive_score_round(
         )
         for team in (0, 1)
     )
-    return blocks[0], blocks[1], match, reason  # type: ignore[return-value]
+    blocks = (b0, b1)
+    return blocks[0], blocks[1], match, reason
 
 
 # ---------------------------------------------------------------------------
@@ -359,16 +367,24 @@ def random_calls(
     return calls
 
 
-def make_deals(n: int, seed: int) -> list[tuple]:
+Deal = tuple[tuple[Hand, Hand, Hand, Hand], Contract, RuleSet]
+Round = tuple[tuple[Hand, Hand, Hand, Hand], Contract, list[Play], list[StoeckCall], RuleSet]
+WeisAnswer = tuple[int | None, int, int, int | None, str | None]
+RoundAnswer = tuple[tuple[int, int, int], tuple[int, int, int], int | None, str]
+
+
+def make_deals(n: int, seed: int) -> list[Deal]:
+    """``n`` random deals, contracts and rule sets cycling through all of them."""
     rng = random.Random(seed)
     return [
         (deal_cards(rng), CONTRACTS[i % 6], RULE_SETS[(i // 6) % len(RULE_SETS)]) for i in range(n)
     ]
 
 
-def make_rounds(n: int, seed: int) -> list[tuple]:
+def make_rounds(n: int, seed: int) -> list[Round]:
+    """``n`` complete random legal rounds with random Stöck calls (every contract, rule set)."""
     rng = random.Random(seed + 1)
-    out = []
+    out: list[Round] = []
     for i in range(n):
         hands = deal_cards(rng)
         contract = CONTRACTS[i % 6]
@@ -378,83 +394,19 @@ def make_rounds(n: int, seed: int) -> list[tuple]:
     return out
 
 
-def fast_weis_answer(deal: tuple) -> tuple:
+def fast_weis_answer(deal: Deal) -> WeisAnswer:
+    """The engine's answer in the reference's shape."""
     r = resolve_weis(*deal)
     return (r.team, r.points, r.scored, r.best_seat, None if r.step is None else r.step.value)
 
 
-def fast_round_answer(rnd: tuple) -> tuple:
+def fast_round_answer(rnd: Round) -> RoundAnswer:
+    """The engine's answer in the reference's shape."""
     s = score_round(*rnd)
+    b0, b1 = s.blocks
     return (
-        tuple(s.blocks[0].values()),
-        tuple(s.blocks[1].values()),
+        (b0["weis"], b0["stoeck"], b0["tricks"]),
+        (b1["weis"], b1["stoeck"], b1["tricks"]),
         s.match,
         s.stoeck.reason.value,
     )
-
-
-def _rate(fn, items: list, repeat: int = 1) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for item in items:
-            fn(*item)
-        best = min(best, time.perf_counter() - start)
-    return len(items) / best
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m rules_core.bench", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument(
-        "--quick", action="store_true", help="a short run (10,000 deals, 1,000 rounds)"
-    )
-    parser.add_argument("--deals", type=int, help="random deals for resolve_weis (default 100,000)")
-    parser.add_argument(
-        "--rounds", type=int, help="random legal rounds for score_round (default 10,000)"
-    )
-    parser.add_argument(
-        "--naive-share",
-        type=int,
-        default=10,
-        help="time the naive version on 1/N of the items (default 10)",
-    )
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args(argv)
-    n_deals = args.deals or (10_000 if args.quick else 100_000)
-    n_rounds = args.rounds or (1_000 if args.quick else 10_000)
-
-    t0 = time.perf_counter()
-    deals = make_deals(n_deals, args.seed)
-    rounds = make_rounds(n_rounds, args.seed)
-    print(
-        f"prepared {n_deals:,} deals and {n_rounds:,} legal rounds in "
-        f"{time.perf_counter() - t0:.1f} s (seed {args.seed}, Python {sys.version.split()[0]})"
-    )
-
-    share = max(1, args.naive_share)
-    weis_fast = _rate(resolve_weis, deals, repeat=3)
-    weis_naive = _rate(naive_resolve_weis, deals[: max(1, n_deals // share)])
-    round_fast = _rate(score_round, rounds, repeat=3)
-    round_naive = _rate(naive_score_round, rounds[: max(1, n_rounds // share)])
-    print(
-        f"resolve_weis  fast {weis_fast:>10,.0f} deals/s   naive {weis_naive:>9,.0f} deals/s"
-        f"   ratio {weis_fast / weis_naive:5.1f}x"
-    )
-    print(
-        f"score_round   fast {round_fast:>10,.0f} rounds/s  naive {round_naive:>9,.0f} rounds/s"
-        f"  ratio {round_fast / round_naive:5.1f}x"
-    )
-
-    weis_bad = sum(fast_weis_answer(d) != naive_resolve_weis(*d) for d in deals)
-    round_bad = sum(fast_round_answer(r) != naive_score_round(*r) for r in rounds)
-    print(
-        f"cross-check on all deals: resolve_weis mismatches {weis_bad}, "
-        f"score_round mismatches {round_bad}"
-    )
-    return 1 if weis_bad or round_bad else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
