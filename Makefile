@@ -36,6 +36,7 @@ run: setup
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: install-dev
 	$(BIN)/ruff check --fix .
