@@ -1,0 +1,472 @@
+"""The table trainer's data: scenario, tricks, announcements, calls, judgements, table.
+
+Every class here is a frozen dataclass whose ``to_dict()`` is plain JSON data; the
+formats are documented in :mod:`teaching.table`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules_core import (
+    DECK,
+    Contract,
+    RoundScore,
+    RulesError,
+    RuleSet,
+    StoeckResult,
+    TargetResult,
+    TrickResult,
+    WeisResult,
+)
+
+__all__ = [
+    "ANNOUNCE_VALUES",
+    "BLOCKS",
+    "FOCUSES",
+    "KINDS",
+    "OUTCOMES",
+    "PHASES",
+    "SKILLS",
+    "Announcement",
+    "Call",
+    "Judgement",
+    "Scenario",
+    "Table",
+    "TableError",
+    "TableScore",
+    "Trick",
+    "coerce_rules",
+]
+
+FOCUSES = (
+    "stoeck",
+    "weis",
+    "kreuzweis",
+    "undenufe",
+    "target_weis",
+    "target_stoeck",
+    "target_tricks",
+)
+"""The skills a scenario aims at (see :func:`teaching.table.build_scenario`)."""
+
+SKILLS = ("trick", "weis_value", "who_writes", "stoeck", "target")
+"""The skills a judgement feeds (the quiz kinds' names)."""
+
+KINDS = ("play", "announce", "stoeck", "writes", "jasstafel_block", "target")
+"""The kinds of learner decision."""
+
+OUTCOMES = ("right", "wrong", "info")
+PHASES = ("play", "writes", "jasstafel", "done")
+ANNOUNCE_VALUES = (20, 50, 100, 150, 200, 250, 300)
+"""The values a meld can have (R5.1, R5.2): the only values a learner may announce."""
+
+BLOCKS = ("weis", "stoeck", "tricks")
+
+CODES = frozenset(c.code for c in DECK)
+_INDEX = {c.code: c.index for c in DECK}
+
+
+class TableError(RulesError):
+    """A move or a scenario the referee refuses: bad JSON shape, a card not held,
+    a move out of phase, or no deal found for a focus. The message says what is
+    wrong; a log that raises it is refused (the round is unchanged)."""
+
+
+def coerce_rules(rules: Any) -> RuleSet:
+    """A rule set from a :class:`RuleSet`, a preset name, ``RuleSet.to_dict()`` data
+    or None (the default)."""
+    if rules is None:
+        return RuleSet()
+    if isinstance(rules, RuleSet):
+        return rules
+    try:
+        if isinstance(rules, str):
+            return RuleSet.preset(rules)
+        if isinstance(rules, Mapping):
+            return RuleSet.from_dict(rules)
+    except RulesError as err:
+        raise TableError(f"rules: {err}") from None
+    raise TableError(
+        f"rules must be a RuleSet, a preset name or RuleSet.to_dict() data, "
+        f"got {type(rules).__name__}"
+    )
+
+
+def sort_codes(codes: Any) -> tuple[str, ...]:
+    """Card codes in deck order (suits D H S C, 6 up to A)."""
+    return tuple(sorted(codes, key=_INDEX.__getitem__))
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A round to play: the deal, the contract, the learner's seat, the score.
+
+    Built by :func:`teaching.table.build_scenario`; stored as :meth:`to_dict` data.
+    """
+
+    focus: str
+    seed: int
+    rules: RuleSet
+    contract: str
+    hands: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    seat: int
+    before: tuple[int, int]
+    target: int
+    reminder: bool = False
+    aim: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check_scenario(self)
+
+    @property
+    def preset(self) -> str | None:
+        """The rule set's preset name, or None for a custom rule set."""
+        return self.rules.preset_name()
+
+    @property
+    def partner(self) -> int:
+        """The learner's partner's seat."""
+        return (self.seat + 2) % 4
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data; :meth:`from_dict` reads it back (equal to the original)."""
+        return {
+            "focus": self.focus,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "preset": self.preset,
+            "contract": self.contract,
+            "hands": [list(h) for h in self.hands],
+            "seat": self.seat,
+            "before": list(self.before),
+            "target": self.target,
+            "reminder": self.reminder,
+            "aim": copy.deepcopy(self.aim),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Scenario:
+        """Rebuild a scenario from :meth:`to_dict` data (``rules`` may also be a preset
+        name; ``preset`` is ignored). Raises :class:`TableError` for bad data."""
+        if not isinstance(data, Mapping):
+            raise TableError(f"a scenario is a JSON object, got {type(data).__name__}")
+        known = {
+            "focus",
+            "seed",
+            "rules",
+            "preset",
+            "contract",
+            "hands",
+            "seat",
+            "before",
+            "target",
+            "reminder",
+            "aim",
+        }
+        unknown = sorted(str(k) for k in data if k not in known)
+        if unknown:
+            raise TableError(f"scenario: unknown field(s) {', '.join(unknown)}")
+        missing = sorted(k for k in known - {"preset", "reminder", "aim"} if k not in data)
+        if missing:
+            raise TableError(f"scenario: missing field(s) {', '.join(missing)}")
+        hands = data["hands"]
+        if not isinstance(hands, (list, tuple)) or len(hands) != 4:
+            raise TableError("scenario: hands must be four lists of card codes")
+        if not all(isinstance(h, (list, tuple)) for h in hands):
+            raise TableError("scenario: hands must be four lists of card codes")
+        before = data["before"]
+        if not isinstance(before, (list, tuple)) or len(before) != 2:
+            raise TableError("scenario: before must be the two teams' totals")
+        aim = data.get("aim", {})
+        if not isinstance(aim, Mapping):
+            raise TableError("scenario: aim must be a JSON object")
+        return cls(
+            focus=data["focus"],
+            seed=data["seed"],
+            rules=coerce_rules(data["rules"]),
+            contract=data["contract"],
+            hands=tuple(tuple(h) for h in hands),  # type: ignore[arg-type]
+            seat=data["seat"],
+            before=(before[0], before[1]),
+            target=data["target"],
+            reminder=data.get("reminder", False),
+            aim=copy.deepcopy(dict(aim)),
+        )
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _check_scenario(s: Scenario) -> None:
+    if s.focus not in FOCUSES:
+        raise TableError(f"scenario: unknown focus {s.focus!r}; choose one of {', '.join(FOCUSES)}")
+    if not _is_int(s.seed):
+        raise TableError(f"scenario: seed must be an integer, got {s.seed!r}")
+    if not isinstance(s.rules, RuleSet):
+        raise TableError("scenario: rules must be a RuleSet")
+    codes = [c.code for c in Contract]
+    if s.contract not in codes:
+        raise TableError(
+            f"scenario: contract must be one of {', '.join(codes)}, got {s.contract!r}"
+        )
+    seen: set[str] = set()
+    for seat, hand in enumerate(s.hands):
+        if len(hand) != 9 or not all(isinstance(c, str) and c in CODES for c in hand):
+            raise TableError(f"scenario: hand {seat} must be nine card codes, got {list(hand)!r}")
+        if tuple(hand) != sort_codes(hand):
+            raise TableError(f"scenario: hand {seat} must be in deck order")
+        seen.update(hand)
+    if len(s.hands) != 4 or len(seen) != 36:
+        raise TableError("scenario: the four hands must hold every card once")
+    if not _is_int(s.seat) or not 0 <= s.seat <= 3:
+        raise TableError(f"scenario: seat must be 0-3, got {s.seat!r}")
+    if not _is_int(s.target) or s.target < 1:
+        raise TableError(f"scenario: target must be a whole number >= 1, got {s.target!r}")
+    if not all(_is_int(x) and 0 <= x < s.target for x in s.before):
+        raise TableError(f"scenario: before must be two totals from 0 to below {s.target}")
+    if type(s.reminder) is not bool:
+        raise TableError("scenario: reminder must be true or false")
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A trick so far. ``index`` 0-8; ``leader``; ``seats`` and ``cards`` in play order;
+    once complete: ``winner`` (seat), ``card_points`` (before the factor, no bonus) and
+    ``points`` (written: card points + 5 on the ninth + 100 for a match, times the
+    factor, as :class:`rules_core.TrickResult`); None while open."""
+
+    index: int
+    leader: int
+    seats: tuple[int, ...]
+    cards: tuple[str, ...]
+    winner: int | None = None
+    card_points: int | None = None
+    points: int | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.winner is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "leader": self.leader,
+            "seats": list(self.seats),
+            "cards": list(self.cards),
+            "winner": self.winner,
+            "card_points": self.card_points,
+            "points": self.points,
+        }
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A Weis announcement: ``seat``, ``value``, ``play`` (the index of the card it
+    came with; for a late one the last play before it), ``late``, ``counts`` (the
+    player's melds take part in the Weis comparison), ``meld`` (the meld the value
+    stands for, :meth:`rules_core.Meld.to_dict`, or None for a false Weis: hidden
+    from the learner's view)."""
+
+    seat: int
+    value: int
+    play: int
+    late: bool
+    counts: bool
+    meld: dict[str, Any] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "value": self.value,
+            "play": self.play,
+            "late": self.late,
+            "counts": self.counts,
+            "meld": copy.deepcopy(self.meld),
+        }
+
+
+@dataclass(frozen=True)
+class Call:
+    """A «Stöck!»: ``seat``; ``said_after`` (the index of the last card on the table
+    when it was said; with the card: that card); ``after_play`` (the index the engine
+    gets as ``StoeckCall.after_play``, None when the call is not given to it);
+    ``prompted`` (a partner's reminder came first); ``with_card``; ``move`` (the
+    learner's move index, None for a site player)."""
+
+    seat: int
+    said_after: int
+    after_play: int | None
+    prompted: bool
+    with_card: bool
+    move: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "said_after": self.said_after,
+            "after_play": self.after_play,
+            "prompted": self.prompted,
+            "with_card": self.with_card,
+            "move": self.move,
+        }
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One learner decision, judged. See :mod:`teaching.table` for the keys."""
+
+    move: int
+    kind: str
+    outcome: str
+    rule: str
+    skill: str
+    key: str
+    at_play: int
+    given: Any
+    expected: Any
+    verdict: dict[str, Any]
+
+    @property
+    def right(self) -> bool:
+        return self.outcome == "right"
+
+    @property
+    def wrong(self) -> bool:
+        return self.outcome == "wrong"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "move": self.move,
+            "kind": self.kind,
+            "outcome": self.outcome,
+            "rule": self.rule,
+            "skill": self.skill,
+            "key": self.key,
+            "at_play": self.at_play,
+            "given": copy.deepcopy(self.given),
+            "expected": copy.deepcopy(self.expected),
+            "verdict": copy.deepcopy(self.verdict),
+        }
+
+
+@dataclass(frozen=True)
+class Table:
+    """Everything the referee knows after a move log (the whole truth: hidden cards
+    included; :meth:`view` is what the learner may see)."""
+
+    scenario: Scenario
+    moves: tuple[Any, ...]
+    hands: tuple[tuple[str, ...], ...]
+    held: tuple[tuple[str, ...], ...]
+    plays: tuple[tuple[int, str], ...]
+    tricks: tuple[Trick, ...]
+    announcements: tuple[Announcement, ...]
+    exchanges: tuple[dict[str, Any], ...]
+    calls: tuple[Call, ...]
+    reminder: dict[str, Any] | None
+    shown: dict[str, Any] | None
+    phase: str
+    legal: tuple[str, ...]
+    judgements: tuple[Judgement, ...]
+    jasstafel: dict[str, Any] | None
+
+    @property
+    def seat(self) -> int:
+        """The learner's seat (0-3)."""
+        return self.scenario.seat
+
+    @property
+    def contract(self) -> str:
+        return self.scenario.contract
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        """The cards the learner still holds."""
+        return self.held[self.scenario.seat]
+
+    @property
+    def counted(self) -> tuple[bool, bool, bool, bool]:
+        """Per seat: the player's melds take part in the Weis comparison (announced
+        in time, a value the player holds)."""
+        return tuple(  # type: ignore[return-value]
+            any(a.counts for a in self.announcements if a.seat == s) for s in range(4)
+        )
+
+    def engine_calls(self) -> list[tuple[int, int, bool]]:
+        """The Stöck calls as the engine takes them: ``(seat, after_play, prompted)``
+        for every call with an ``after_play`` below the number of plays."""
+        n = len(self.plays)
+        return [
+            (c.seat, c.after_play, c.prompted)
+            for c in self.calls
+            if c.after_play is not None and c.after_play < n
+        ]
+
+    def view(self) -> dict[str, Any]:
+        """What the learner may know now (see :func:`teaching.table.learner_view`)."""
+        from .view import learner_view
+
+        return learner_view(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole table as plain JSON data (hidden cards included)."""
+        return {
+            "scenario": self.scenario.to_dict(),
+            "moves": copy.deepcopy(list(self.moves)),
+            "hands": [list(h) for h in self.hands],
+            "held": [list(h) for h in self.held],
+            "plays": [[s, c] for s, c in self.plays],
+            "tricks": [t.to_dict() for t in self.tricks],
+            "announcements": [a.to_dict() for a in self.announcements],
+            "exchanges": copy.deepcopy(list(self.exchanges)),
+            "calls": [c.to_dict() for c in self.calls],
+            "reminder": copy.deepcopy(self.reminder),
+            "shown": copy.deepcopy(self.shown),
+            "phase": self.phase,
+            "legal": list(self.legal),
+            "judgements": [j.to_dict() for j in self.judgements],
+            "jasstafel": copy.deepcopy(self.jasstafel),
+        }
+
+
+@dataclass(frozen=True)
+class TableScore:
+    """The written score of a played round, as the Jasstafel judgement uses it.
+
+    ``round``: :func:`rules_core.score_round` on the plays and calls (its Weis is the
+    engine's everyone-declares model); ``weis``: :func:`rules_core.resolve_weis` on
+    the hands of the players whose announcement counts (empty hands for the others);
+    ``stoeck``: the round's :class:`StoeckResult`; ``blocks``: per team ``{"weis",
+    "stoeck", "tricks"}`` after the factor, with ``weis`` from ``weis``; ``totals``;
+    ``tricks``: the nine :class:`TrickResult`; ``match``: the team that took all nine
+    tricks or None; ``target``: :func:`rules_core.resolve_target_blocks` on
+    ``before``, ``blocks`` and the tricks in the order won (equal to
+    :func:`rules_core.resolve_target` whenever every melding player announced)."""
+
+    round: RoundScore
+    weis: WeisResult
+    stoeck: StoeckResult
+    blocks: tuple[dict[str, int], dict[str, int]]
+    totals: tuple[int, int]
+    tricks: tuple[TrickResult, ...]
+    match: int | None
+    before: tuple[int, int]
+    target: TargetResult
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "blocks": [dict(b) for b in self.blocks],
+            "totals": list(self.totals),
+            "match": self.match,
+            "factor": self.round.factor,
+            "before": list(self.before),
+            "tricks": [t.to_dict() for t in self.tricks],
+            "weis": self.weis.to_dict(),
+            "stoeck": self.stoeck.to_dict(),
+            "target": self.target.to_dict(),
+        }
