@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -59,6 +60,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "csp",
     "template_partials",
     "tutor.core",
     "tutor.accounts",
@@ -71,8 +73,13 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before WhiteNoise: static files get the same Content-Security-Policy and
+    # Permissions-Policy headers as the pages (see CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, but a session save the database refuses gives the 503 page too.
+    "tutor.core.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -128,6 +135,12 @@ else:
             },
         }
     }
+
+# A web request waits at most this long for SQLite's write lock, then gets the 503 page
+# ("try again"); after that, writes of the same worker give up at once for a while, so a
+# long lock (a backup, a script) cannot hold every worker and reads keep answering
+# (tutor/core/middleware.py). Management commands keep the 20 s above.
+JASS_SQLITE_REQUEST_BUSY_MS = int(os.environ.get("JASS_SQLITE_REQUEST_BUSY_MS", "5000"))
 
 # Per-process memory caches. "fragments" holds rendered HTML of things that never change
 # once stored (a quiz question, its feedback for the chosen answer, a lesson body for a
@@ -233,6 +246,46 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): everything from this site only; no inline
+# script, no eval (htmx is a static file, its config a JSON <meta>, and base.html turns
+# off htmx's eval and its injected <style>). Inline style *attributes* are allowed
+# (style-src-attr): the progress meters set their width and Markdown tables their
+# alignment that way; <style> elements and other origins' styles are not.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Browser features the site never uses, off for it and anything it could embed.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "usb",
+        "xr-spatial-tracking",
+    )
+}
 
 LOGGING = {
     "version": 1,

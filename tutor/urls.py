@@ -1,7 +1,12 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
 from tutor.classroom import views as classroom_views
+from tutor.core.converters import IdConverter
+
+# Every number in a path is <id:...>: bounded to what a database id can be (a 404 past it).
+# Registered before the includes below build their routes.
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("", include("tutor.core.urls")),
@@ -14,3 +19,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
+
+# A database error that escapes the middleware still ends in the 503 page (production).
+handler500 = "tutor.core.views.server_error"

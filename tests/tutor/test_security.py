@@ -2,17 +2,18 @@
 unavailable, and fuzzed input on every form and htmx endpoint: never a 500, and a
 refused request changes nothing."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import OperationalError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.factories import PASSWORD, LearnerFactory, MembershipFactory, SchoolClassFactory
+from tests.tutor.test_hardening_site import fill_route, number_routes
 from tutor.accounts.models import User
 from tutor.classroom import assignments
 from tutor.classroom.assignments import AssignmentSpec
@@ -186,6 +187,7 @@ junk = st.one_of(
     st.sampled_from(["", " ", "0", "-1", "99999999999999999999", "a", "z", "NaN", "1e9", "null"]),
     st.sampled_from(["<script>alert(1)</script>", "'; DROP TABLE x;--", "=cmd|' /C calc'!A0"]),
     st.sampled_from(["H6", "Rosen Ober", "HJ HJ HJ", "2026-13-40T99:99", "stoeck", "default"]),
+    st.sampled_from(["0001-01-01T00:00", "9999-12-31T23:59", "0001-01-01", "1999-12-31T23:59"]),
 )
 field_values = st.one_of(junk, st.lists(junk, max_size=4))
 
@@ -248,3 +250,90 @@ def test_fuzzed_input_never_gives_a_500_and_refusals_change_nothing(world, data)
         assert response.status_code < 500, (url, payload, response.status_code)
         if response.status_code >= 400:
             assert snapshot() == before, (url, payload)
+
+
+# Path parameters: every number in every URL, huge, negative, zero, padded ----------------
+
+path_numbers = st.one_of(
+    st.sampled_from([0, -1, 2**63 - 1, 2**63, 2**64, 10**30]),
+    st.integers(min_value=-(10**25), max_value=10**25),
+    st.from_regex(r"[0-9]{1,40}", fullmatch=True),  # leading zeros, any length
+)
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_fuzzed_path_numbers_never_give_a_500_and_refusals_change_nothing(world, data):
+    """Before issue 12, /practice/<2^63>/q/0/ and /classes/<id>/learners/<2^63>/ were
+    OverflowErrors on SQLite. Each number is a real id or a fuzzed one."""
+    real = {
+        "class_id": world["class"].pk,
+        "learner_id": world["learner"].pk,
+        "assignment_id": world["assignment"].pk,
+        "quiz_id": world["attempt"].pk,
+        "position": 0,
+    }
+    for route, names in number_routes():
+        numbers = {
+            name: data.draw(st.one_of(st.just(real.get(name, 1)), path_numbers), label=name)
+            for name in names
+        }
+        path = fill_route(route, numbers)
+        role = data.draw(st.sampled_from([None, "learner", "teacher"]), label="role")
+        method = data.draw(st.sampled_from(["get", "post"]), label="method")
+        client = Client()
+        if role:
+            client.force_login(world[role])
+        before = snapshot()
+        response = getattr(client, method)(path, {"choice": "a", "read": "1"})
+        assert response.status_code < 500, (role, method, path, response.status_code)
+        if response.status_code >= 400:
+            assert snapshot() == before, (role, method, path)
+
+
+# Assignment dates: the whole form valid but for the dates ---------------------------------
+
+date_values = st.one_of(
+    st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31, 23, 59)).map(
+        lambda d: d.strftime("%Y-%m-%dT%H:%M")
+    ),
+    st.sampled_from(["0001-01-01T00:00", "9999-12-31T23:59", "0001-01-01", "10000-01-01T00:00"]),
+    junk,
+)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(opens=date_values, due=date_values)
+@example(opens="0001-01-01T00:00", due="2026-05-01T10:00")
+@example(opens="2026-05-01T10:00", due="9999-12-31T23:59")
+def test_fuzzed_assignment_dates_never_give_a_500(world, opens, due):
+    """Before issue 12, opens_at=0001-01-01T00:00 passed the form and raised
+    OverflowError when stored."""
+    client = Client()
+    client.force_login(world["teacher"])
+    url = reverse("classroom:assignment_create", args=[world["class"].pk])
+    form = {
+        "title": "Datum",
+        "kinds": ["trick"],
+        "question_count": 2,
+        "rules_preset": "default",
+        "opens_at": opens,
+        "due_at": due,
+        "attempts_allowed": 1,
+        "same_questions": "1",
+        "explanations": "immediately",
+        "late_policy": "refuse",
+    }
+    before = snapshot()
+    response = client.post(url, form)
+    assert response.status_code in (200, 302), (opens, due, response.status_code)
+    if response.status_code == 200:
+        assert snapshot() == before, (opens, due)

@@ -14,10 +14,13 @@ database, and runs, in this order:
 3. with ``--faults``: learners work on a second assignment, the whole gunicorn
    process group is SIGKILLed while they answer, gunicorn is started again on the
    same database, and every learner must resume at its first unanswered question;
-4. the login flood: ten learners read a lesson, then six clients post fresh names to
+4. with ``--faults`` on SQLite: another connection holds the write lock (``BEGIN
+   IMMEDIATE``) for ``--lock-seconds`` while learners read pages and post a deck change:
+   reads must keep answering (p95 under 1 s), writes end in the 503 page;
+5. the login flood: ten learners read a lesson, then six clients post fresh names to
    the login from the same address meanwhile; the address limit must stop the
    hashing and the lesson page must stay fast (last, as it locks 127.0.0.1's logins);
-5. reconciliation: every answer a client was told is saved must be in the database
+6. reconciliation: every answer a client was told is saved must be in the database
    exactly once with its choice; nothing else may be stored; mastery counts must
    match.
 
@@ -75,6 +78,7 @@ ANSWER_PAIR = "POST answer twice at once (one 200, one 409)"
 RESULTS = "GET  /classes/assignments/<id>/results/ (teacher)"
 HEALTH = "GET  /health/"
 FLOOD = "POST /accounts/login/ fresh name (flood)"
+DECK = "POST /accounts/deck/ (during a write lock)"
 LEARNER_ENDPOINTS = (
     LOGIN_PAGE,
     LOGIN,
@@ -731,6 +735,56 @@ class Bench:
         rec.finish()
         return rec
 
+    # --- write lock: another process holds SQLite's write lock (issue 12) ---------------
+
+    def write_lock(self) -> Recorder:
+        """A second connection holds ``BEGIN IMMEDIATE`` for --lock-seconds while ten
+        learners read a lesson and their question page and five learners and a visitor
+        post a deck change: reads must keep answering, writes end in 302 or 503."""
+        import sqlite3
+
+        self.log_everyone_in()
+        readers = [st for st in self.states if st.quiz_id][:10]
+        for st in readers:  # a learner's first visit of a lesson writes (its questions)
+            st.client.get(f"/lessons/{self.plan.lessons[0]}/", LESSON, record=False)
+        self.wait_for_quiet("write lock")
+        rec = Recorder("write lock")
+        holder = sqlite3.connect(os.environ["DJANGO_SQLITE_PATH"], isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        rec.started = time.monotonic()
+        deadline = rec.started + self.args.lock_seconds
+
+        def read(st: LearnerState) -> None:
+            client = st.client.clone()
+            client.recorder = rec
+            while time.monotonic() < deadline:
+                self.fetch(client, rec, f"/lessons/{self.plan.lessons[0]}/", LESSON)
+                self.fetch(client, rec, f"/practice/{st.quiz_id}/q/0/", QUESTION)
+                time.sleep(0.2)
+
+        def write(client: Client) -> None:
+            client.recorder = rec
+            if not client.cookies:  # a visitor: its session is created by the post
+                client.get("/", "home", record=False)
+            for deck in itertools.cycle(("french", "swiss")):
+                if time.monotonic() >= deadline:
+                    return
+                client.post("/accounts/deck/", DECK, {"deck": deck}, expect=(302, 503))
+
+        writers = [st.client.clone() for st in self.states[-5:]]
+        writers.append(Client(self.port, None, timeout=self.args.request_timeout))
+        threads = [Thread(target=read, args=(st,), daemon=True) for st in readers]
+        threads += [Thread(target=write, args=(c,), daemon=True) for c in writers]
+        for thread in threads:
+            thread.start()
+        time.sleep(max(0.0, deadline - time.monotonic()))
+        holder.execute("ROLLBACK")
+        holder.close()
+        for thread in threads:
+            thread.join(timeout=self.args.request_timeout + 10)
+        rec.finish()
+        return rec
+
     # --- flood: fresh names at the login from one address (issue 12) ---------------------
 
     def flood(self, attackers: int = 6) -> Recorder:
@@ -769,6 +823,24 @@ class Bench:
 
 
 # --- printing ----------------------------------------------------------------------------
+
+
+def lock_report(rec: Recorder, seconds: float) -> dict[str, bool]:
+    """Reads and writes while another connection held SQLite's write lock."""
+    print(f"\nWRITE LOCK: another connection holds BEGIN IMMEDIATE for {seconds:.0f} s")
+    print(table(rows_of(rec, (LESSON, QUESTION, DECK))))
+    reads = sorted(s.latency_ms for e in (LESSON, QUESTION) for s in rec.samples.get(e, []))
+    decks = [s.status for s in rec.samples.get(DECK, [])]
+    print(
+        f"  reads: {len(reads)}, p95 {percentile(reads, 95):.0f} ms, max "
+        f"{max(reads, default=math.nan):.0f} ms; deck posts: {decks.count(302)} saved (302), "
+        f"{decks.count(503)} refused with the 503 page"
+    )
+    print("\n".join(error_lines([rec])))
+    return {
+        "write lock: reads p95 < 1 s": bool(reads) and percentile(reads, 95) < 1000,
+        "write lock: no errors": not rec.errors,
+    }
 
 
 def flood_report(rec: Recorder, limit: int) -> dict[str, bool]:
@@ -1113,6 +1185,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--skip-capacity", action="store_true", help="no capacity phase")
     parser.add_argument("--skip-flood", action="store_true", help="no login flood phase")
     parser.add_argument("--flood-seconds", type=float, default=15)
+    parser.add_argument(
+        "--lock-seconds", type=float, default=30, help="SQLite write lock (with --faults)"
+    )
     parser.add_argument("--no-collectstatic", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the temp dir and PG database")
     parser.add_argument("--strict", action="store_true", help="missed goals fail the run too")
@@ -1130,6 +1205,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.ramp = min(args.ramp, 2)
         args.duration = min(args.duration, 60)
         args.think = min(args.think, 0.2)
+        args.lock_seconds = min(args.lock_seconds, 10)
     if not 1 <= args.questions <= 50 or not 1 <= args.fault_questions <= 50:
         parser.error("--questions and --fault-questions must be 1..50")
     if not 1 <= args.learners <= 500:
@@ -1199,11 +1275,14 @@ def main(argv: list[str] | None = None) -> int:
         class_rec = None if args.skip_class else bench.class_run()
         capacity = [] if args.skip_capacity else bench.capacity()
         fault_rec = bench.fault_run() if args.faults else None
+        lock = bench.write_lock() if args.faults and database.kind == "sqlite" else None
         flood = None if args.skip_flood or not plan.lessons else bench.flood()
         gunicorn.stop()
         bench.cpu.stop()
 
         verdicts = report(bench, class_rec, capacity, fault_rec, args)
+        if lock is not None:
+            verdicts |= lock_report(lock, args.lock_seconds)
         if flood is not None:
             from django.conf import settings
 

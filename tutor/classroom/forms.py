@@ -28,6 +28,9 @@ class JoinForm(forms.Form):
     code = forms.CharField(label=_("Join code"), max_length=20)
 
 
+FIRST_YEAR, LAST_YEAR = 2000, 2100  # the assignment dates a form accepts
+
+
 class DateTimeInput(forms.DateTimeInput):
     input_type = "datetime-local"
 
@@ -94,6 +97,16 @@ class AssignmentForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        # Dates near year 1 or 9999 cannot be stored (OverflowError in the time zone
+        # conversion); no class needs anything outside these years.
+        for name in ("opens_at", "due_at"):
+            value = data.get(name)
+            if value and not FIRST_YEAR <= value.year <= LAST_YEAR:
+                self.add_error(
+                    name,
+                    _("Choose a date between the years %(first)s and %(last)s.")
+                    % {"first": FIRST_YEAR, "last": LAST_YEAR},
+                )
         opens, due = data.get("opens_at"), data.get("due_at")
         if opens and due and due <= opens:
             self.add_error("due_at", _("The due date must come after the opening date."))

@@ -6,19 +6,19 @@ from . import results_views as views
 
 urlpatterns = [
     path(
-        "assignments/<int:assignment_id>/results/",
+        "assignments/<id:assignment_id>/results/",
         views.assignment_results,
         name="assignment_results",
     ),
     path(
-        "assignments/<int:assignment_id>/results.csv",
+        "assignments/<id:assignment_id>/results.csv",
         views.assignment_results_csv,
         name="assignment_results_csv",
     ),
-    path("<int:class_id>/mastery/", views.class_mastery, name="class_mastery"),
-    path("<int:class_id>/mastery.csv", views.class_mastery_csv, name="class_mastery_csv"),
+    path("<id:class_id>/mastery/", views.class_mastery, name="class_mastery"),
+    path("<id:class_id>/mastery.csv", views.class_mastery_csv, name="class_mastery_csv"),
     path(
-        "<int:class_id>/learners/<int:learner_id>/",
+        "<id:class_id>/learners/<id:learner_id>/",
         views.learner_history,
         name="learner_history",
     ),

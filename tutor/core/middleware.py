@@ -1,24 +1,200 @@
-"""A locked or unreachable database gives a clear page, not a 500.
+"""A locked or unreachable database gives a clear page, not a 500, and a locked SQLite
+database does not take the workers with it.
 
 Every service writes inside one transaction, so a request that fails here has
-written nothing; the page says so and asks to try again in a moment.
+written nothing; the page says so and asks to try again in a moment. The page is
+reached from every place a request can write:
+
+- the view (``DatabaseUnavailableMiddleware.process_exception``);
+- the session save after the view (``SessionMiddleware``, which replaces Django's);
+- anything else that escapes as an uncaught error (``tutor.core.views.server_error``,
+  the site's ``handler500``, in production).
+
+SQLite has one writer at a time. A web request waits for the write lock at most
+``JASS_SQLITE_REQUEST_BUSY_MS`` (management commands keep the longer wait of the
+settings). Once a request of this process has found the database locked, the *lock
+fuse* is on for ``LOCK_FUSE_SECONDS``: new connections wait only ``FUSED_BUSY_MS``, so
+further writes get the 503 page at once instead of holding a worker each, and the
+workers stay free for reads, which WAL lets run beside a writer.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
+from contextvars import ContextVar
+from urllib.parse import urlsplit
 
+from django.conf import settings
+from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
+from django.core.exceptions import DisallowedHost
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 
 logger = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 5
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+LOCK_FUSE_SECONDS = 10.0
+FUSED_BUSY_MS = 100
+
+
+# --- the lock fuse ------------------------------------------------------------------
+
+
+class LockFuse:
+    """Per process: "a request here found the database locked a moment ago"."""
+
+    def __init__(self) -> None:
+        self._until = 0.0
+        self._lock = threading.Lock()
+
+    def trip(self) -> None:
+        with self._lock:
+            self._until = time.monotonic() + LOCK_FUSE_SECONDS
+
+    def reset(self) -> None:
+        with self._lock:
+            self._until = 0.0
+
+    @property
+    def on(self) -> bool:
+        return time.monotonic() < self._until
+
+
+lock_fuse = LockFuse()
+_in_request: ContextVar[bool] = ContextVar("jass_in_request", default=False)
+
+
+def request_started(**kwargs: object) -> None:
+    _in_request.set(True)
+
+
+def request_finished(**kwargs: object) -> None:
+    _in_request.set(False)
+
+
+def request_busy_ms() -> int:
+    """How long a web request's new SQLite connection waits for the write lock."""
+    if lock_fuse.on:
+        return FUSED_BUSY_MS
+    return int(getattr(settings, "JASS_SQLITE_REQUEST_BUSY_MS", 5000))
+
+
+def tune_connection(sender: object, connection, **kwargs: object) -> None:
+    """``connection_created``: a web request's SQLite connection waits less for the lock."""
+    if connection.vendor == "sqlite" and _in_request.get():
+        connection.connection.execute(f"PRAGMA busy_timeout = {request_busy_ms():d}")
+
+
+def is_lock_error(error: BaseException) -> bool:
+    return isinstance(error, OperationalError) and "locked" in str(error).lower()
+
+
+# --- the page -----------------------------------------------------------------------
+
+
+def _same_origin(request: HttpRequest, url: str) -> bool:
+    try:
+        host = request.get_host()
+    except DisallowedHost:
+        return False
+    return bool(url) and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={host}, require_https=request.is_secure()
+    )
+
+
+def _methods(view: Callable) -> set[str] | None:
+    """The methods ``view`` answers: a class-based view's handlers, or what
+    ``require_http_methods`` (``require_POST``, ...) lets through, found through every
+    ``functools.wraps`` layer; None when nothing limits them."""
+    view_class = getattr(view, "view_class", None)
+    if view_class is not None:  # a class-based view: the methods it has a handler for
+        return {m.upper() for m in view_class.http_method_names if hasattr(view_class, m)}
+    while view is not None:
+        for cell in getattr(view, "__closure__", None) or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if (
+                isinstance(value, (list, tuple))
+                and value
+                and all(isinstance(m, str) and m.isupper() for m in value)
+            ):
+                return set(value)
+        view = getattr(view, "__wrapped__", None)
+    return None
+
+
+def _page_for(url: str) -> str | None:
+    """``url`` itself when a GET can open it; for a post-only URL, the page it belongs
+    to (the question for an answer, the lesson for a lesson question); else None."""
+    try:
+        match = resolve(urlsplit(url).path)
+    except Resolver404:
+        return None
+    methods = _methods(match.func)
+    if methods is None or "GET" in methods:
+        return url
+    kwargs = match.kwargs
+    if match.view_name == "quizzes:answer":
+        return reverse("quizzes:question", args=[kwargs["quiz_id"], kwargs["position"]])
+    if match.namespace == "lessons" and "slug" in kwargs:
+        return reverse("lessons:detail", args=[kwargs["slug"]])
+    return None
+
+
+def retry_url(request: HttpRequest) -> str:
+    """Where "Try again" leads: always a page a GET can open.
+
+    For htmx, the page in the browser; a plain GET is tried again as it was; for a
+    post, the page it was sent from (the Referer, when it is of this site), else the
+    page the post belongs to (the question for an answer, the lesson for a lesson
+    question), else the home page. A post-only URL is never the answer.
+    """
+    htmx = getattr(request, "htmx", False)
+    if htmx and _same_origin(request, htmx.current_url or ""):
+        return htmx.current_url
+    if request.method in ("GET", "HEAD"):
+        return request.get_full_path()
+    referer = request.headers.get("Referer", "")
+    for url in (referer if _same_origin(request, referer) else "", request.path):
+        page = _page_for(url) if url else None
+        if page:
+            return page
+    return reverse("home")
+
+
+def database_unavailable(request: HttpRequest, error: BaseException) -> HttpResponse:
+    """The 503 page (the message alone for htmx), with Retry-After."""
+    if is_lock_error(error):
+        lock_fuse.trip()
+    logger.warning("database unavailable for %s %s: %s", request.method, request.path, error)
+    htmx = getattr(request, "htmx", False)
+    template = "errors/db_unavailable.html" + ("#message" if htmx else "")
+    try:
+        body = render_to_string(template, {"retry_url": retry_url(request)}, request=request)
+    except DATABASE_ERRORS:
+        # The page itself needs the database (the session, the user): say it plainly.
+        body = gettext("The database is unavailable. Nothing was saved. Please try again shortly.")
+    response = HttpResponse(body, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+# --- the middleware -----------------------------------------------------------------
 
 
 class DatabaseUnavailableMiddleware:
+    """The view's database errors become the 503 page."""
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
@@ -26,19 +202,17 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, (OperationalError, InterfaceError)):
+        if not isinstance(exception, DATABASE_ERRORS):
             return None
-        logger.warning(
-            "database unavailable for %s %s: %s", request.method, request.path, exception
-        )
-        htmx = getattr(request, "htmx", False)
-        template = "errors/db_unavailable.html" + ("#message" if htmx else "")
-        context = {"retry_url": htmx.current_url if htmx else request.get_full_path()}
+        return database_unavailable(request, exception)
+
+
+class SessionMiddleware(DjangoSessionMiddleware):
+    """Django's, except that a session save the database refuses (after the view, so
+    outside ``process_exception``) also ends in the 503 page, without a cookie."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         try:
-            body = render_to_string(template, context, request=request)
-        except (OperationalError, InterfaceError):
-            # The page itself needs the database (the session, the user): say it plainly.
-            body = "The database is unavailable. Nothing was saved. Please try again shortly."
-        response = HttpResponse(body, status=503)
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        return response
+            return super().process_response(request, response)
+        except DATABASE_ERRORS as error:
+            return database_unavailable(request, error)

@@ -12,12 +12,12 @@ urlpatterns = [
     # The questions at the end of a lesson: a learner's are stored in their lesson quiz,
     # a visitor's or teacher's ("try") are judged and stored nowhere.
     path(
-        "<slug:slug>/questions/<int:quiz_id>/<int:position>/answer/",
+        "<slug:slug>/questions/<id:quiz_id>/<id:position>/answer/",
         views.answer_question,
         name="answer_question",
     ),
     path(
-        "<slug:slug>/questions/<int:quiz_id>/<int:position>/another/",
+        "<slug:slug>/questions/<id:quiz_id>/<id:position>/another/",
         views.another_question,
         name="another_question",
     ),

@@ -6,8 +6,8 @@ app_name = "quizzes"
 
 urlpatterns = [
     path("", views.practice, name="practice"),
-    path("<int:quiz_id>/", views.quiz, name="quiz"),
-    path("<int:quiz_id>/summary/", views.summary, name="summary"),
-    path("<int:quiz_id>/q/<int:position>/", views.question, name="question"),
-    path("<int:quiz_id>/q/<int:position>/answer/", views.answer, name="answer"),
+    path("<id:quiz_id>/", views.quiz, name="quiz"),
+    path("<id:quiz_id>/summary/", views.summary, name="summary"),
+    path("<id:quiz_id>/q/<id:position>/", views.question, name="question"),
+    path("<id:quiz_id>/q/<id:position>/answer/", views.answer, name="answer"),
 ]

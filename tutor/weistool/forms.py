@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import re
 from typing import Any
 
 from django import forms
@@ -15,6 +17,43 @@ from tutor.core.explain import preset_label
 SEATS = range(4)
 CARD_CHOICES = [(card.code, card.code) for card in DECK]
 MAX_TEXT = 400
+
+
+# rules_core explains an unreadable card in English ("cannot read 'Rosen Zwölf' as a
+# card: unknown rank 'Zwölf' (write ...)"); the form says it in the page's language.
+_CARD_ERROR = re.compile(
+    r"cannot read (?P<text>'[^\n]*'|\"[^\n]*\") as a card: (?P<why>it is empty|unknown rank"
+    r"|unknown suit|unknown word|no suit given|no rank given|give one suit and one rank)"
+    r"(?: (?P<word>'[^\n]*?'|\"[^\n]*?\"))? \("
+)
+_HINT = gettext_lazy("Write a code like H7 or a name like Rosen-Ass.")
+_CARD_REASONS = {
+    "it is empty": gettext_lazy("«%(text)s» is not a card: there is nothing to read."),
+    "unknown rank": gettext_lazy("«%(text)s» is not a card: «%(word)s» is not a known rank."),
+    "unknown suit": gettext_lazy("«%(text)s» is not a card: «%(word)s» is not a known suit."),
+    "unknown word": gettext_lazy(
+        "«%(text)s» is not a card: «%(word)s» is neither a suit nor a rank."
+    ),
+    "unknown word alone": gettext_lazy("«%(text)s» is neither a card nor a suit nor a rank."),
+    "no suit given": gettext_lazy("«%(text)s» is not a card: the suit is missing."),
+    "no rank given": gettext_lazy("«%(text)s» is not a card: the rank is missing."),
+    "give one suit and one rank": gettext_lazy(
+        "«%(text)s» is not a card: give one suit and one rank."
+    ),
+}
+
+
+def card_error(error: RulesError) -> str:
+    """The reason a typed card cannot be read, in the current language, naming the
+    text and the word that could not be read."""
+    match = _CARD_ERROR.search(str(error))
+    if match is None:  # a message this form does not know: still no English
+        return str(_("These cards cannot be read. %(hint)s") % {"hint": _HINT})
+    text = ast.literal_eval(match["text"])
+    word = ast.literal_eval(match["word"]) if match["word"] else ""
+    why = "unknown word alone" if match["why"] == "unknown word" and word == text else match["why"]
+    reason = _CARD_REASONS[why] % {"text": text, "word": word}
+    return f"{reason} {_HINT}"
 
 
 def contract_choices(lang: str, deck: str) -> list[tuple[str, str]]:
@@ -61,7 +100,7 @@ class WeisToolForm(forms.Form):
             try:
                 typed = parse_cards(text) if text.strip() else ()
             except RulesError as error:
-                self.add_error(field, str(error))
+                self.add_error(field, card_error(error))
                 typed = ()
             picked = parse_cards(" ".join(data.get(f"seat{seat}", [])))
             cards = tuple(dict.fromkeys((*typed, *picked)))

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
 from rules_core import DECK
@@ -55,4 +56,7 @@ def weis_tool(request: HttpRequest) -> HttpResponse:
     if request.htmx and not request.htmx.history_restore_request:
         template += "#results"
         context["oob"] = True
-    return render(request, template, context)
+    response = render(request, template, context)
+    # One URL, two bodies (the page, or htmx's partial): caches must keep them apart.
+    patch_vary_headers(response, ("HX-Request", "HX-History-Restore-Request"))
+    return response
