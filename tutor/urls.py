@@ -10,6 +10,8 @@ register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("", include("tutor.core.urls")),
+    # Sign-up lives in the class app: a learner may join a class with it.
+    path("accounts/signup/", classroom_views.signup, name="signup"),
     path("accounts/", include("tutor.accounts.urls")),
     path("classes/", include("tutor.classroom.urls")),
     path("lessons/", include("tutor.lessons.urls")),

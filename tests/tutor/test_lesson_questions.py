@@ -18,11 +18,10 @@ from tests.factories import LearnerFactory, LessonFactory, TeacherFactory
 from tutor.lessons.models import Lesson
 from tutor.lessons.questions import plan_questions
 from tutor.lessons.render import heading_anchor, sections, with_heading_ids
-from tutor.lessons.selectors import rule_links
+from tutor.lessons.selectors import lessons_for, rule_links
 from tutor.quizzes import mastery
 from tutor.quizzes.generators import KINDS, generate
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
-from tutor.quizzes.presenters import lessons_for
 from tutor.quizzes.services import create_quiz
 
 pytestmark = pytest.mark.django_db

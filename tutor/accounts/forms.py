@@ -6,20 +6,12 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from tutor.classroom.models import SchoolClass
-from tutor.classroom.services import normalise_join_code
-
 from .models import Deck, User
 from .validators import validate_new_username
 
 
 class SignupForm(UserCreationForm):
-    join_code = forms.CharField(
-        label=_("Class join code (optional)"),
-        required=False,
-        max_length=20,
-        help_text=_("Your teacher gives you this code. You can also join a class later."),
-    )
+    """A learner's own account (the class app adds the join code)."""
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -39,14 +31,6 @@ class SignupForm(UserCreationForm):
             existing = User.objects.values_list("username", flat=True).iterator()
             validate_new_username(username, existing)
         return username
-
-    def clean_join_code(self) -> str:
-        code = self.cleaned_data.get("join_code", "")
-        if code and not SchoolClass.objects.filter(join_code=normalise_join_code(code)).exists():
-            raise forms.ValidationError(
-                _("No class has this join code. Check it with your teacher.")
-            )
-        return code
 
 
 class DeckForm(forms.Form):

@@ -4,17 +4,12 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tutor.core.decks import Deck
+
 
 class Role(models.TextChoices):
     LEARNER = "learner", _("Learner")
     TEACHER = "teacher", _("Teacher")
-
-
-class Deck(models.TextChoices):
-    """How cards are drawn and named; the cards themselves are the same (R1.1)."""
-
-    SWISS = "swiss", _("Swiss-German deck")
-    FRENCH = "french", _("French deck")
 
 
 class User(AbstractUser):

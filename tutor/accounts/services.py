@@ -7,25 +7,17 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tutor.classroom.services import join_class
-
 from .models import Role, User
 from .validators import normalise_username, validate_new_username
 
 
 @transaction.atomic
-def signup_learner(*, username: str, password: str, join_code: str = "") -> User:
-    """Create a learner; with a join code, also put them in that class.
-
-    The join code is checked inside the same transaction, so a wrong code leaves
-    no half-made account behind (``ClassroomError`` propagates).
-    """
+def signup_learner(*, username: str, password: str) -> User:
+    """Create a learner (the class app's sign-up also puts them in a class)."""
     user = User(username=username, role=Role.LEARNER)
     validate_password(password, user)
     user.set_password(password)
     user.save()
-    if join_code.strip():
-        join_class(learner=user, code=join_code)
     return user
 
 

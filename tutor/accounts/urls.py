@@ -4,7 +4,6 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
-    path("signup/", views.signup, name="signup"),
     path(
         "login/",
         auth_views.LoginView.as_view(redirect_authenticated_user=True),

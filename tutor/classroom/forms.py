@@ -7,13 +7,15 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tutor.accounts.forms import SignupForm
 from tutor.accounts.validators import clean_display_name
+from tutor.core.explain import preset_choices
 from tutor.quizzes.models import Skill
 from tutor.quizzes.services import MAX_QUESTIONS
-from tutor.weistool.forms import preset_choices
 
 from .assignments import AssignmentSpec
-from .models import Assignment
+from .models import Assignment, SchoolClass
+from .services import normalise_join_code
 
 
 class ClassForm(forms.Form):
@@ -127,3 +129,22 @@ class AssignmentForm(forms.Form):
             late_policy=d["late_policy"],
             tools_allowed=d["tools_allowed"],
         )
+
+
+class LearnerSignupForm(SignupForm):
+    """A learner's sign-up, optionally with the join code of their class."""
+
+    join_code = forms.CharField(
+        label=_("Class join code (optional)"),
+        required=False,
+        max_length=20,
+        help_text=_("Your teacher gives you this code. You can also join a class later."),
+    )
+
+    def clean_join_code(self) -> str:
+        code: str = self.cleaned_data.get("join_code", "")
+        if code and not SchoolClass.objects.filter(join_code=normalise_join_code(code)).exists():
+            raise forms.ValidationError(
+                _("No class has this join code. Check it with your teacher.")
+            )
+        return code

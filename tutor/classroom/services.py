@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tutor.accounts.models import User
+from tutor.accounts.services import signup_learner
 
 from .models import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, Membership, SchoolClass
 
@@ -77,3 +78,16 @@ def join_class(*, learner: User, code: str) -> SchoolClass:
         raise ClassroomError(_("No class has this join code. Check it with your teacher."))
     Membership.objects.get_or_create(school_class=school_class, learner=learner)
     return school_class
+
+
+@transaction.atomic
+def signup_and_join(*, username: str, password: str, join_code: str = "") -> User:
+    """Create a learner and, with a join code, put them in that class.
+
+    One transaction: a wrong code leaves no half-made account behind
+    (``ClassroomError`` propagates).
+    """
+    user = signup_learner(username=username, password=password)
+    if join_code.strip():
+        join_class(learner=user, code=join_code)
+    return user

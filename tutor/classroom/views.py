@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -16,7 +17,7 @@ from tutor.quizzes.selectors import skill_rows, suggested_skills
 from tutor.quizzes.services import QuizError
 
 from . import assignments
-from .forms import AssignmentForm, ClassForm, JoinForm
+from .forms import AssignmentForm, ClassForm, JoinForm, LearnerSignupForm
 from .models import Assignment
 from .selectors import (
     class_of_teacher_or_404,
@@ -25,7 +26,14 @@ from .selectors import (
     learner_assignments,
     members,
 )
-from .services import ClassroomError, create_class, join_class, remove_learner, rotate_join_code
+from .services import (
+    ClassroomError,
+    create_class,
+    join_class,
+    remove_learner,
+    rotate_join_code,
+    signup_and_join,
+)
 
 
 @teacher_required
@@ -178,3 +186,22 @@ def assignment_submit(request: HttpRequest, quiz_id: int) -> HttpResponse:
 @login_required
 def my_classes(request: HttpRequest) -> HttpResponse:
     return join(request) if request.user.is_learner else redirect("classroom:teacher_classes")
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """A learner signs up, and joins a class at once when they have its code."""
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = LearnerSignupForm(
+        request.POST or None, initial={"join_code": request.GET.get("code", "")}
+    )
+    if request.method == "POST" and form.is_valid():
+        user = signup_and_join(
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+            join_code=form.cleaned_data["join_code"],
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user})
+        return redirect("home")
+    return render(request, "accounts/signup.html", {"form": form})

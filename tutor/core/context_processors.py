@@ -4,7 +4,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from tutor.accounts.models import Deck
+from .decks import Deck
 
 
 def current_deck(request: HttpRequest) -> str:

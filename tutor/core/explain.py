@@ -17,10 +17,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.functional import lazy
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-from rules_core import Card, Contract, TraceEntry, suit_name
+from rules_core import Card, Contract, RuleSet, TraceEntry, suit_name
 
 from .cards import card_view, display_name
 
@@ -201,6 +202,12 @@ def preset_label(name: str | None) -> str:
     }
     label = labels.get(name or "")
     return label() if label is not None else _("Own rule set")
+
+
+def preset_choices() -> list[tuple[str, Any]]:
+    """The rule sets for a form's choice field, by their display names (lazy, so a
+    form built at import time still follows the active language)."""
+    return [(name, lazy(preset_label, str)(name)) for name in RuleSet.presets()]
 
 
 class _Sides:

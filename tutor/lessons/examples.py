@@ -126,10 +126,9 @@ def _pair(params: dict[str, str], key: str) -> tuple[int, int]:
 
 
 def _rules_label(rules: RuleSet) -> str:
-    from tutor.weistool.forms import preset_choices
+    from tutor.core.explain import preset_label
 
-    name = rules.preset_name()
-    return str(dict(preset_choices()).get(name or "", name or ""))
+    return str(preset_label(rules.preset_name()))
 
 
 def _cards_example(params: dict[str, str]) -> dict[str, Any]:

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.core.cache import caches
 from django.db.models import Prefetch
 from django.urls import reverse
+from django.utils.translation import get_language
 
 from tutor.accounts.models import User
 
@@ -98,3 +100,10 @@ def rule_links(language: str) -> dict[str, RuleLink]:
         links = {rule: link for rule, (_score, link) in best.items()}
         caches["fragments"].set(key, links, 300)
     return links
+
+
+def lessons_for(rule_ids: Iterable[str]) -> list[tuple[str, str]]:
+    """(rule, URL) for every rule a lesson teaches: the lesson that teaches it, at the
+    section that first cites it (the heading's id), in the active language."""
+    links = rule_links((get_language() or "de")[:2])
+    return [(rule, links[rule].url) for rule in rule_ids if rule in links]

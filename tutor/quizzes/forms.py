@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tutor.weistool.forms import preset_choices
+from tutor.core.explain import preset_choices
 
 from .models import Skill
 from .services import MAX_QUESTIONS, PRACTICE_LENGTH

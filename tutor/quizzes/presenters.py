@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from rules_core import (
@@ -36,7 +35,6 @@ from rules_core import (
     score_round,
 )
 from tutor.core import explain as ex
-from tutor.lessons.selectors import rule_links
 
 from .mistakes import mistake_text
 from .models import QuizQuestion, Skill
@@ -56,7 +54,7 @@ class QuestionView:
     correct: bool | None = None
     mistake: str = ""
     solution: dict[str, Any] = field(default_factory=dict)
-    lessons: list[tuple[str, str]] = field(default_factory=list)
+    rules_tested: list[str] = field(default_factory=list)
 
 
 STOECK_CHOICES = {
@@ -249,13 +247,6 @@ def _play_sentence(entry: Any, deck: str) -> dict[str, Any]:
     return {"text": text, "legal": v["legal"], "rule": entry.rule, "card": Card.parse(v["card"])}
 
 
-def lessons_for(rule_ids: list[str]) -> list[tuple[str, str]]:
-    """(rule, URL) for every tested rule that a lesson teaches: the first lesson that
-    lists the rule, at the section that first cites it (the heading's id)."""
-    links = rule_links((get_language() or "de")[:2])
-    return [(rule, links[rule].url) for rule in rule_ids if rule in links]
-
-
 def present(question: QuizQuestion, *, reveal: bool, deck: str = "swiss") -> QuestionView:
     data = question.question
     inputs, prompt = data["inputs"], data["prompt"]
@@ -279,7 +270,9 @@ def present(question: QuizQuestion, *, reveal: bool, deck: str = "swiss") -> Que
         if not view.correct:
             view.mistake = mistake_text(data["mistakes"].get(question.answered_choice, ""))
         view.solution = _solution(question.kind, inputs, rules, deck)
-        view.lessons = lessons_for(data["rules_tested"])
+        # The page links each rule to the lesson that teaches it (the lessons app's
+        # {% lesson_links %} tag: lessons sit above quizzes in the app order).
+        view.rules_tested = list(data["rules_tested"])
     return view
 
 

@@ -7,12 +7,11 @@ import re
 from typing import Any
 
 from django import forms
-from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules_core import DECK, Contract, RulesError, RuleSet, parse_cards
-from tutor.core.explain import preset_label
+from rules_core import DECK, Contract, RulesError, parse_cards
+from tutor.core.explain import preset_choices
 
 SEATS = range(4)
 CARD_CHOICES = [(card.code, card.code) for card in DECK]
@@ -58,11 +57,6 @@ def card_error(error: RulesError) -> str:
 
 def contract_choices(lang: str, deck: str) -> list[tuple[str, str]]:
     return [(c.code, c.display_name(lang, deck)) for c in Contract]
-
-
-def preset_choices() -> list[tuple[str, Any]]:
-    """The rule sets by their display names (tutor.core.explain.preset_label)."""
-    return [(name, lazy(preset_label, str)(name)) for name in RuleSet.presets()]
 
 
 class WeisToolForm(forms.Form):
