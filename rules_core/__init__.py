@@ -87,7 +87,15 @@ from .scoring import (
     score_round,
     team_of,
 )
-from .stoeck import CallLike, CallsLike, StoeckCall, StoeckReason, StoeckResult, check_stoeck
+from .stoeck import (
+    CallLike,
+    CallsLike,
+    StoeckCall,
+    StoeckReason,
+    StoeckResult,
+    check_stoeck,
+    stoeck_holder,
+)
 from .trace import TraceEntry
 from .tricks import (
     LegalCards,
@@ -146,6 +154,7 @@ __all__ = [
     "card_name",
     "card_points",
     "check_stoeck",
+    "stoeck_holder",
     "compare_melds",
     "explain_best_meld",
     "explain_card_points",

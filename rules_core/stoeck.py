@@ -446,6 +446,26 @@ def stoeck_of_log(
     return StoeckResult(reason, seat, factor, first, second, contract, masks, calls, n)
 
 
+def stoeck_holder(hands: HandsLike, contract: ContractLike) -> Seat | None:
+    """The seat holding King and Ober of trump in one hand (R6.1), or None: in
+    Obenabe and Undenufe, or when the pair is split or not dealt. Hands may be partial
+    (a position being typed into the Weis tool).
+
+    >>> stoeck_holder(["HK", "HQ S6", "", ""], "H") is None  # split between players
+    True
+    >>> stoeck_holder(["S6", "HK HQ", "", ""], "H"), stoeck_holder(["HK HQ", "", "", ""], "obenabe")
+    (1, None)
+    """
+    c = coerce_contract(contract)
+    kq = T.STOECK_MASK[c.index]
+    if not kq:
+        return None
+    for seat, mask in enumerate(hands_masks(hands)):
+        if mask & kq == kq:
+            return seat
+    return None
+
+
 def check_stoeck(
     hands: HandsLike,
     contract: ContractLike,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules_core import Card, Contract, RuleSet, WeisResult, resolve_weis
-from rules_core.cards import Rank
+from rules_core import Card, Contract, RuleSet, WeisResult, resolve_weis, stoeck_holder
 
 
 @dataclass(frozen=True)
@@ -15,17 +14,6 @@ class WeisToolResult:
     rules: RuleSet
     weis: WeisResult
     stoeck_seat: int | None
-
-
-def stoeck_holder(hands: tuple[tuple[Card, ...], ...], contract: Contract) -> int | None:
-    """The seat holding King and Ober of trump (R6.1), or None."""
-    if contract.trump is None:
-        return None
-    pair = {Card(contract.trump, Rank.K), Card(contract.trump, Rank.Q)}
-    for seat, hand in enumerate(hands):
-        if pair <= set(hand):
-            return seat
-    return None
 
 
 def evaluate(
