@@ -69,9 +69,9 @@ clean:
 BENCH_ARGS ?=
 bench: install
 	@status=0; \
-	$(BIN)/python -m tutor.benchmarks.web --db sqlite --faults $(BENCH_ARGS) || status=1; \
+	$(BIN)/python -m bench.web --db sqlite --faults $(BENCH_ARGS) || status=1; \
 	if [ -n "$$DATABASE_URL" ]; then \
-		$(BIN)/python -m tutor.benchmarks.web --db postgres --faults $(BENCH_ARGS) || status=1; \
+		$(BIN)/python -m bench.web --db postgres --faults $(BENCH_ARGS) || status=1; \
 	else \
 		echo "DATABASE_URL is not set: the PostgreSQL run is skipped."; \
 	fi; \

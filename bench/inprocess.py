@@ -1,4 +1,4 @@
-"""CPU per request, in one process: ``python -m tutor.benchmarks.inprocess``.
+"""CPU per request, in one process: ``python -m bench.inprocess``.
 
 The web benchmark measures the site under gunicorn with fifty clients on the same two
 cores, which is realistic but noisy (runs differ by ±25 %). This probe answers the
@@ -14,7 +14,7 @@ mean CPU ms and the SQL queries of the first and the last request per endpoint;
 ``--profile NAME`` adds a cProfile listing for one endpoint.
 
 To compare with an older commit: ``git worktree add /tmp/old <commit>``, then run
-``.venv/bin/python -m tutor.benchmarks.inprocess --root /tmp/old`` and without
+``.venv/bin/python -m bench.inprocess --root /tmp/old`` and without
 ``--root``, alternately, a few times each.
 """
 
@@ -67,7 +67,7 @@ def configure(root: Path, tmp: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2])
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("-n", type=int, default=50, help="requests per endpoint (max 50)")
     parser.add_argument("--profile", choices=ENDPOINTS, help="cProfile one endpoint")
     args = parser.parse_args(argv)
@@ -91,8 +91,8 @@ def probe(n: int, root: Path, profile: str | None) -> int:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from bench.data import prepare
     from tutor.accounts.models import User
-    from tutor.benchmarks.data import prepare
     from tutor.quizzes.models import QuizQuestion
 
     call_command("collectstatic", interactive=False, verbosity=0)

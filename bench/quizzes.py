@@ -1,4 +1,4 @@
-"""How long question generation takes: ``python -m tutor.quizzes.bench [--seeds N]``.
+"""How long question generation takes: ``python -m bench.quizzes [--seeds N]``.
 
 A benchmark, not a test: it prints the median, 99th percentile and maximum time per
 question for every kind and preset, on seeds 0..N-1, with the scenario caches cleared.
@@ -11,7 +11,7 @@ import statistics
 import time
 
 from rules_core import RuleSet
-from tutor.quizzes import scenarios
+from teaching import scenarios
 from tutor.quizzes.generators import KINDS, generate
 
 

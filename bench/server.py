@@ -23,7 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .client import wait_until_up
 
-BASE_DIR = Path(__file__).resolve().parent.parent.parent
+BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_PG_URL = "postgres://postgres@127.0.0.1:5432/bench"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", ""}
 

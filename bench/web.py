@@ -1,4 +1,4 @@
-"""Web benchmark and fault test: ``python -m tutor.benchmarks.web [--db sqlite|postgres]``.
+"""Web benchmark and fault test: ``python -m bench.web [--db sqlite|postgres]``.
 
 Starts the site under gunicorn on 127.0.0.1 with production settings against a fresh
 database, and runs, in this order:
@@ -1135,7 +1135,7 @@ def report(
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m tutor.benchmarks.web", description=__doc__.splitlines()[0]
+        prog="python -m bench.web", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument(

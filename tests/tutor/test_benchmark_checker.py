@@ -6,8 +6,8 @@ The load run itself is too long for the suite (``make bench``); its verdict rest
 
 import pytest
 
+from bench.data import Ack, reconcile
 from tests.factories import LearnerFactory
-from tutor.benchmarks.data import Ack, reconcile
 from tutor.quizzes.models import Quiz, SkillState
 from tutor.quizzes.services import answer, create_quiz
 
