@@ -323,8 +323,8 @@ def _place(
     totals = [sum(p for t, p, _b, _i in events if t == team) for team in (0, 1)]
     if decides == "nobody":
         gaps = (rng.randrange(1, 120), rng.randrange(1, 120))
-        before = (target - gaps[0] - totals[0], target - gaps[1] - totals[1])
-        return before if min(before) >= 0 else None
+        nobody = (target - gaps[0] - totals[0], target - gaps[1] - totals[1])
+        return nobody if min(nobody) >= 0 else None
     candidates = [i for i, e in enumerate(events) if e[2] == decides]
     if not candidates:
         return None

@@ -6,8 +6,8 @@ import pytest
 from django.core.cache import caches
 from django.urls import reverse
 
+from teaching import mastery
 from tests.factories import LearnerFactory, SkillStateFactory, TeacherFactory
-from tutor.quizzes import mastery
 from tutor.quizzes.generators import KINDS, recompute
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
 from tutor.quizzes.selectors import suggested_skills

@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from teaching import mastery
 from tests.factories import (
     AssignmentFactory,
     LearnerFactory,
@@ -27,7 +28,6 @@ from tutor.classroom import results
 from tutor.classroom.assignments import start_or_resume, submit
 from tutor.classroom.csv_export import ascii_filename, csv_text, safe_cell
 from tutor.classroom.models import Assignment, Membership, SchoolClass
-from tutor.quizzes import mastery
 from tutor.quizzes.mistakes import mistake_text
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill, SkillState
 from tutor.quizzes.presenters import choice_label

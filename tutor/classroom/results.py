@@ -28,8 +28,8 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from teaching import mastery as bkt
 from tutor.accounts.models import User
-from tutor.quizzes import mastery as bkt
 from tutor.quizzes.mistakes import mistake_text
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill, SkillState
 from tutor.quizzes.presenters import choice_label

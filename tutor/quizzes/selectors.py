@@ -9,9 +9,9 @@ from django.core.cache import caches
 from django.http import Http404
 from django.utils import timezone
 
+from teaching import mastery
 from tutor.accounts.models import User
 
-from . import mastery
 from .models import Quiz, QuizQuestion, Skill, SkillState
 
 

@@ -18,9 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules_core import RuleSet
+from teaching import mastery
 from tutor.accounts.models import User
 
-from . import mastery
 from .generators import Question, generate
 from .models import Quiz, QuizQuestion, Skill, SkillState
 

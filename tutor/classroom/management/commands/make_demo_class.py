@@ -39,12 +39,12 @@ from django.db.models import Count
 from django.utils import timezone
 
 from rules_core import RuleSet
+from teaching import mastery
 from tutor.accounts.models import Role, User
 from tutor.classroom.assignments import AssignmentSpec, create_assignment, start_or_resume, submit
 from tutor.classroom.models import Assignment, Membership, SchoolClass
 from tutor.classroom.results import name_key
 from tutor.classroom.services import create_class
-from tutor.quizzes import mastery
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill, SkillState
 from tutor.quizzes.services import answer, settle_released_answers
 
