@@ -534,6 +534,18 @@ def resolve_target_blocks(
     """
     rules = coerce_rules(rules)
     target = _check_target(before, target, rules)
+    written = _written_blocks(blocks)
+    trick_list: list[tuple[int, int, int]] | None = None
+    if tricks is not None:
+        trick_list = _tricks_in_order(tricks, written)
+    else:
+        _refuse_unordered_race(before, written, target, rules)
+    return _count_to_target(before, (written[0], written[1]), trick_list, target, rules)
+
+
+def _written_blocks(blocks: Sequence[Mapping[str, int]]) -> list[dict[str, int]]:
+    """Two teams' written blocks, checked: whole numbers >= 0, and Weis and Stöck for
+    one team only (R5.6, R6.1)."""
     if (
         not isinstance(blocks, Sequence)
         or len(blocks) != 2
@@ -552,31 +564,42 @@ def resolve_target_blocks(
     for name, rule in (("weis", "R5.6"), ("stoeck", "R6.1")):
         if written[0][name] and written[1][name]:
             raise RulesError(f"only one team can write {name} in a round ({rule})", rule=rule)
-    trick_list: list[tuple[int, int, int]] | None = None
-    if tricks is not None:
-        trick_list = []
-        for index, item in enumerate(tricks):
-            if len(item) != 2 or item[0] not in (0, 1) or type(item[1]) is not int or item[1] < 0:
-                raise RulesError(f"trick {index + 1} must be (team 0 or 1, points >= 0)")
-            trick_list.append((index, item[0], item[1]))
-        for team in (0, 1):
-            total = sum(p for _i, t, p in trick_list if t == team)
-            if total != written[team]["tricks"]:
-                raise RulesError(
-                    f"team {team}'s tricks add up to {total}, not its tricks block "
-                    f"{written[team]['tricks']}"
-                )
-    else:
-        at_tricks = list(before)
-        for name in rules.target_order:
-            if name == "tricks":
-                break
-            for team in (0, 1):
-                at_tricks[team] += written[team][name]
-        if all(at_tricks[t] < target <= at_tricks[t] + written[t]["tricks"] for t in (0, 1)):
+    return written
+
+
+def _tricks_in_order(
+    tricks: Sequence[tuple[Team, int]], written: list[dict[str, int]]
+) -> list[tuple[int, int, int]]:
+    """The tricks as ``(index, team, points)``, checked against the tricks blocks."""
+    trick_list = []
+    for index, item in enumerate(tricks):
+        if len(item) != 2 or item[0] not in (0, 1) or type(item[1]) is not int or item[1] < 0:
+            raise RulesError(f"trick {index + 1} must be (team 0 or 1, points >= 0)")
+        trick_list.append((index, item[0], item[1]))
+    for team in (0, 1):
+        total = sum(p for _i, t, p in trick_list if t == team)
+        if total != written[team]["tricks"]:
             raise RulesError(
-                "both teams can reach the target in the tricks block; give the tricks in "
-                "the order won (R7.4)",
-                rule="R7.4",
+                f"team {team}'s tricks add up to {total}, not its tricks block "
+                f"{written[team]['tricks']}"
             )
-    return _count_to_target(before, (written[0], written[1]), trick_list, target, rules)
+    return trick_list
+
+
+def _refuse_unordered_race(
+    before: Sequence[int], written: list[dict[str, int]], target: int, rules: RuleSet
+) -> None:
+    """Without the trick order, R7.4 cannot decide when both teams can reach the target
+    in the tricks block."""
+    at_tricks = list(before)
+    for name in rules.target_order:
+        if name == "tricks":
+            break
+        for team in (0, 1):
+            at_tricks[team] += written[team][name]
+    if all(at_tricks[t] < target <= at_tricks[t] + written[t]["tricks"] for t in (0, 1)):
+        raise RulesError(
+            "both teams can reach the target in the tricks block; give the tricks in "
+            "the order won (R7.4)",
+            rule="R7.4",
+        )
