@@ -190,3 +190,41 @@ def test_r1_3_puur_and_nell_are_the_trump_under_and_nine():
     assert trump_name("SJ", "H") is None  # an Under outside trump is no Puur
     assert trump_name("HK", "H") is None
     assert trump_name("HJ", "obenabe") is None and trump_name("H9", "undenufe") is None
+
+
+def test_r4_r5_r6_public_tables_agree_with_the_engine():
+    """rules_core.tables is the one place other modules read rule values from; it must
+    say what the engine computes."""
+    from rules_core import Card, Contract, card_points, find_melds, parse_cards, trick_winner
+    from rules_core.cards import Rank, Suit
+    from rules_core.tables import (
+        SEQUENCE_POINTS,
+        card_points_of_rank,
+        four_of_a_kind_points,
+        stoeck_pair,
+        trick_order,
+    )
+
+    for length, points in SEQUENCE_POINTS.items():
+        run = [Card(Suit.D, rank) for rank in list(Rank)[:length]]
+        assert max(m.points for m in find_melds(run)) == points
+    for rank in Rank:
+        quad = [Card(suit, rank) for suit in Suit]
+        assert max((m.points for m in find_melds(quad)), default=0) == four_of_a_kind_points(rank)
+    for code in ("D", "H", "S", "C", "obenabe", "undenufe"):
+        contract = Contract.parse(code)
+        for trump in (True, False):
+            suit = (
+                contract.trump
+                if trump and contract.trump
+                else next(s for s in Suit if s is not contract.trump)
+            )
+            for rank in Rank:
+                assert card_points(Card(suit, rank), contract) == card_points_of_rank(
+                    rank, contract, trump=trump
+                )
+            order = trick_order(contract, trump=trump)
+            # The strongest of any two cards of that suit wins a trick led in it.
+            for hi, lo in zip(order, order[1:], strict=False):
+                assert trick_winner((Card(suit, lo), Card(suit, hi)), contract) == 1
+    assert stoeck_pair("S") == tuple(parse_cards("SK SQ"))
