@@ -391,6 +391,28 @@ MISTAKES: dict[str, Promise] = {
         "This answer gives the 8s no points. In fact in Obenabe and Undenufe every 8 is worth 8 "
         "(R4.2, R4.3)."
     ),
+    "meld_overlooked": gettext_lazy(
+        "This answer overlooks the hand's best meld. In fact the player announces the value of "
+        "the best meld the hand holds (R5.4)."
+    ),
+    "card_cannot_win": gettext_lazy(
+        "This answer picks a card that cannot win this trick. In fact the highest trump wins; "
+        "with no trump in it, the highest card of the suit led (R3.6)."
+    ),
+    "trump_suit_overlooked": gettext_lazy(
+        "This answer assumes that this contract has no trump suit. In fact a trump contract has "
+        "one, and King and Ober of trump in one hand are Stöck (R6.1)."
+    ),
+    "right_status_wrong_reason": gettext_lazy(
+        "This answer gets the outcome right but names the wrong reason. In fact the moment of "
+        "the call decides: with the second card it counts; with the first card, after the next "
+        "card or after a reminder it does not (R6.2, R6.3, R6.4)."
+    ),
+    "target_reach_overlooked": gettext_lazy(
+        "This answer assumes that nobody reaches the target. In fact a team reaches it in this "
+        "round: count the blocks in the rule set's order and stop where a team first gets there "
+        "(R7.2, R7.3)."
+    ),
 }
 
 

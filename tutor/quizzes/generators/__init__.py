@@ -42,7 +42,15 @@ the shape and raises ``QuizError``). Helpers: ``q.value_of(key)``,
 - ``choices``: 3 to 5 ``{"key": "a".."e", "value": ...}`` in display order. The
   order is shuffled by the seed and keys are given after shuffling, so a key
   never tells which choice is right. Values are distinct; exactly one equals
-  ``recompute(q)``.
+  ``recompute(q)``. Nor do the values tell it (issue 12, item 6): which wrong
+  choices are shown is drawn so that no strategy looking at the values alone (the
+  middle one, the largest, the roundest, the team shown most often, a value
+  remembered from earlier questions ...) beats a blind guess by more than 5
+  points; ``tests/quizzes/test_choice_leakage.py`` checks it over 5,000 seeds per
+  kind and preset. The means, per kind below: the answer's place among the choices
+  sorted by their number is drawn first and evenly (``base.pick_around``), or the
+  choices are a set in which each value is right equally often (a *chain*: the
+  situation is dealt to fit whichever is right).
 - ``answer``: the key of the correct choice. ``mistakes``: ``{key: mistake}`` for
   every other choice: each wrong choice is the answer of a common mistake, named
   below.
@@ -71,19 +79,25 @@ Kinds
 - prompt: ``{"preset"}``
 - value: ``{"points": int}``: the value of the hand's best meld, before any
   factor (announcements are values, R5.4); 0 when the hand has no meld.
-- ``seed % 6`` picks the hand: ``single_sequence``, ``several_melds`` (two or
-  three runs, or a run and a four of a kind), ``kreuzweis`` (a four of a kind
-  and a run sharing a card, R5.3), ``four_of_a_kind`` (9 10 J Q K A),
-  ``low_quads`` (four 6s/7s/8s: 100, or nothing with ``low_quads_score=False``),
-  ``no_meld`` (near misses only: a run with a gap or 10-Ober-King, three of a kind).
+- three choices. ``seed % 6`` picks ``single_sequence``, ``several_melds``,
+  ``four_of_a_kind``, ``no_meld``: these four are dealt as a chain of two features,
+  each a real meld or its look-alike (a sequence, or as many cards with gaps, or
+  10-Ober-King; four of a kind, or three), with the choices 0, the lower feature's
+  value and the higher one's; a third of the hands have no meld, a third the lower
+  one, a third both (two melds). ``kreuzweis`` (a four of a kind and a run of 4-6
+  sharing a card, R5.3) and ``low_quads`` (four 6s/7s/8s, alone or with a run of
+  four: 100, or nothing with ``low_quads_score=False``) have the answer's place
+  drawn among the places their mistakes reach; near misses (three 9s or Unders, a
+  run with a gap, 10-Ober-King) are planted to give more.
 - mistakes: ``sum_of_melds``, ``kreuzweis_four_of_a_kind_missed``,
   ``kreuzweis_sequence_missed``, ``low_quads_counted`` (under W-EN rules),
   ``low_quads_not_counted`` (under the default), ``gap_in_sequence``,
   ``under_left_out_of_order`` (10-Ober-King read as a run, W-EN's slip),
   ``three_of_a_kind_counted``, ``puur_and_nell_fours_swapped``,
   ``every_four_of_a_kind_is_100``, ``four_cards_read_as_sequence`` (50),
-  ``run_counted_one_card_too_long``, ``run_counted_one_card_too_short``,
-  ``card_points_counted`` (the meld's card points), ``factor_applied_to_announcement``.
+  ``run_counted_one_card_too_long``, ``card_points_counted`` (the meld's card
+  points, rarely), ``factor_applied_to_announcement`` (rarely), ``meld_overlooked``
+  (a meld of the hand not seen: 0, or the lower meld).
 - explanation: ``choice.meld`` per meld (best first) and the ``ladder.*`` steps
   between the best and the runner-up (``explain_best_meld``); for a hand without
   a meld one ``choice.no_meld`` entry (made here; rule R5.4; values ``hand``,
@@ -102,12 +116,20 @@ Kinds
   (in the writing team), ``undenufe`` (HIGH_CARD decides and the reversal
   matters), ``factor`` (a contract with a factor > 1 when the rule set has one),
   ``ladder_tie`` (TRUMP or SEAT decides).
+- four choices, the answer's place among them by points drawn first (by category:
+  a single meld has few slips that count less). Mostly the writing team's melds
+  counted wrongly; the other team writing its own melds in a fifth of the questions
+  without a factor (a team shown once beside three of the other is a small clue);
+  near misses are planted in the writing team's hands.
 - mistakes: ``team_with_more_points_writes`` / ``losing_team_writes`` (the other
   team and its melds), ``both_teams_added``, ``best_meld_only``,
   ``partner_melds_forgotten`` (only the best meld's holder's melds),
   ``announced_values_only`` (each partner's best meld only),
   ``kreuzweis_counted_once``, ``undenufe_order_wrong``, ``factor_forgotten``,
-  ``wrong_team_at_tie``, ``tie_nobody_writes`` (``{"team": None, "points": 0}``).
+  ``wrong_team_at_tie``, ``tie_nobody_writes`` (``{"team": None, "points": 0}``),
+  ``run_counted_one_card_too_long`` / ``run_counted_one_card_too_short`` (the best
+  sequence), ``three_of_a_kind_counted``, ``gap_in_sequence`` (a near miss read as
+  a meld and written).
 - explanation: ``weis.seat`` x4, ``weis.team_best`` x2, ``ladder.*`` (or
   ``weis.only_team``), ``weis.writes``.
 
@@ -118,11 +140,15 @@ Kinds
 - prompt: ``{"preset"}``
 - value: ``{"step": "points" | "cards" | "high_card" | "trump" | "seat",
   "winner": seat}`` (the seat of the winning meld).
-- ``seed % 5`` picks the step (20 % each). POINTS (often the loser has more
-  cards), CARDS (a five-card run against four of a kind of 100), HIGH_CARD
-  (natural order in trump contracts and Obenabe, reversed in Undenufe by
-  default; runs and fours of a kind; a trump run that loses at HIGH_CARD),
-  TRUMP, SEAT (Obenabe/Undenufe, or two runs outside the trump suit).
+- ``seed % 9`` picks the step and whether the first or the second meld wins (at
+  SEAT always the first): POINTS (often the loser has more cards), CARDS (a
+  five-card run against four of a kind of 100), HIGH_CARD (natural order in trump
+  contracts and Obenabe, reversed in Undenufe by default; runs and fours of a kind;
+  a trump run that loses at HIGH_CARD), TRUMP, SEAT (Obenabe/Undenufe, or two runs
+  outside the trump suit).
+- four or five choices drawn at random among the nine (step, winner) values that
+  can be right, so each shown value is right equally often; each is a mistake's
+  answer (the most telling one that gives it).
 - mistakes: ``wrong_winner``, ``later_step_named``, ``earlier_step_named``,
   ``later_step_and_wrong_winner``, ``earlier_step_and_wrong_winner``,
   ``deciding_step_skipped`` (the ladder walked on past the deciding step),
@@ -146,6 +172,8 @@ Kinds
   ``pending``/``still_possible``, ``scored``/``valid``, ``lost``/``not_declared``,
   ``lost``/``declared_at_first_card``, ``lost``/``too_late``, ``lost``/``prompted``.
 - ``seed % 9`` picks the reason (every reason about 11 %).
+- the choices are one of eight sets of 3-5 reasons (``stoeck._SHOWN``), drawn so
+  that each reason of a set is right about equally often.
 - mistakes: ``late_call_counted``, ``prompted_call_counted``,
   ``first_card_call_counted``, ``stoeck_counted_without_call``,
   ``stoeck_in_no_trump_contract`` (Obenabe/Undenufe judged as if K+Q were Stöck),
@@ -154,7 +182,8 @@ Kinds
   ``call_thought_still_open``, ``call_thought_too_late``,
   ``call_belongs_to_first_card``, ``call_expected_at_first_card``,
   ``prompt_read_as_late``, ``call_overlooked``, ``holder_overlooked``,
-  ``reason_confused``.
+  ``reason_confused``, ``trump_suit_overlooked`` (read as no Stöck for want of a
+  trump), ``right_status_wrong_reason`` (lost, or still open, for another reason).
 - explanation: ``stoeck.contract``, ``stoeck.holder``, ``stoeck.cards_played``,
   ``stoeck.call`` per call, ``stoeck.result``.
 
@@ -171,11 +200,13 @@ Kinds
   block order the rule set has; where possible the other team would reach the
   target later in the round, and in ``nobody`` rounds the team that lost the
   Weis would reach it by counting its melds.
+- the choices: "nobody yet" and 2-4 (team, block) values drawn at random, so that
+  each shown value is right equally often (see ``target._choose``).
 - mistakes: ``most_points_wins``, ``tricks_counted_first``, ``wrong_block_order``
   (Weis and Stöck swapped), ``tricks_not_counted_in_order`` (each tricks block
   counted at once, R7.4), ``target_must_be_exceeded`` (> instead of >=),
-  ``later_reacher_wins``, ``losing_team_weis_counted``, and as a last resort
-  ``team_or_block_confused`` (a team and a block it scored in).
+  ``later_reacher_wins``, ``losing_team_weis_counted``, ``target_reach_overlooked``
+  ("nobody yet" when a team wins), and otherwise ``team_or_block_confused``.
 - explanation: ``target.start``, ``target.block`` / ``target.trick`` in counting
   order, ``target.not_reached``.
 
@@ -184,10 +215,12 @@ Kinds
 ------------------------------------------------------------------------------------
 ``legal``: which cards may this player play? (R3.1-R3.5)
 
-- inputs: ``{"sub": "legal", "hand": [2-8 cards], "trick": [1-3 cards in play
+- inputs: ``{"sub": "legal", "hand": [2-4 cards], "trick": [1-3 cards in play
   order], "contract", "leader": seat}``
 - prompt: ``{"sub", "preset", "leader", "seat": the player to play}``
 - value: ``{"cards": [the legal cards, deck order]}``
+- three choices, the answer's place among them by number of cards drawn first; hands
+  of at most four cards.
 - mistakes: ``under_trump_allowed``, ``plain_order_for_trumps`` (Puur and Nell
   ranked like a plain J and 9), ``puur_exception_forgotten``,
   ``puur_exception_misapplied`` (Puur held with other trumps), ``puur_may_not_be_played``,
@@ -203,8 +236,12 @@ Kinds
 - inputs: ``{"sub": "winner", "trick": [4 cards in play order], "contract", "leader"}``
 - prompt: ``{"sub", "preset", "leader", "seats": [the seat of each card]}``
 - value: ``{"card": code}``
+- the choices are the four cards of the trick (four ranks); the winner's place among
+  them by rank and whether it is an Under or a 9 are drawn first, tricks are drawn
+  until one fits.
 - mistakes: ``plain_order_for_trumps``, ``trump_ignored``, ``highest_rank_wins``
-  (suits ignored), ``obenabe_undenufe_swapped``, ``first_trump_wins``.
+  (suits ignored), ``obenabe_undenufe_swapped``, ``first_trump_wins``,
+  ``card_cannot_win`` (a card no such reading makes the winner).
 - explanation: ``trick.winner``.
 
 ``points``: how many points is this trick worth? (R4.1-R4.5)
@@ -214,8 +251,13 @@ Kinds
 - prompt: ``{"sub", "preset", "leader", "trick_number": 1-9, "last": bool, "factor"}``
 - value: ``{"points": int}`` = (card points + 5 on the last trick) x factor; the
   match bonus is not part of one trick.
+- trump contracts: a chain, an Under and a 9 with none, one or both of them
+  trump, three choices; Obenabe/Undenufe: 3-4 choices, the answer's place drawn
+  first. The last trick's 5 and the factor are among the mistakes rarely (their
+  answers would pair with the answer).
 - mistakes: ``last_trick_bonus_forgotten``, ``last_trick_bonus_added``,
-  ``factor_forgotten``, ``trump_values_as_plain``, ``plain_values_as_trump``,
+  ``factor_forgotten``, ``trump_values_as_plain``, ``plain_values_as_trump`` (also
+  in Obenabe/Undenufe: an Under or 9 counted like the Puur or Nell),
   ``obenabe_undenufe_values_swapped``, ``eights_not_counted``.
 - explanation: ``points.card`` per card, then ``points.trick`` (made here; rule
   R4.4, or R4.5 with a factor; values ``cards``, ``card_points``,

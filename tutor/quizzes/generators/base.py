@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -26,6 +26,8 @@ __all__ = [
     "Solved",
     "assemble_choices",
     "canon",
+    "pick_around",
+    "ranks_within_reach",
     "plain",
     "trace_dicts",
 ]
@@ -261,3 +263,75 @@ def assemble_choices(
         else:
             mistakes[key] = mistake
     return choices, answer_key, mistakes
+
+
+def ranks_within_reach(
+    answer: float,
+    pool: list[tuple[Any, str]],
+    key: Callable[[Any], float],
+    size: int,
+) -> list[int]:
+    """The places the answer can take among ``size`` choices drawn from ``pool``
+    (0 = the smallest), given how many distinct values lie below and above it."""
+    keys = {key(value) for value, _tag in pool} - {answer}
+    below = sum(1 for k in keys if k < answer)
+    above = len(keys) - below
+    return [r for r in range(size) if r <= below and size - 1 - r <= above]
+
+
+def pick_around(
+    rng: random.Random,
+    answer: float,
+    pool: list[tuple[Any, str]],
+    key: Callable[[Any], float],
+    size: int,
+    rank: int,
+    must: Sequence[tuple[Any, str]] = (),
+    *,
+    avoid_midpoint: bool = False,
+) -> list[tuple[Any, str]] | None:
+    """``size - 1`` wrong choices from ``pool`` such that the answer is the
+    ``rank``-th smallest (0 = the smallest) of the ``size`` choices, drawn at random
+    on each side, ``must`` among them; None when the pool has too few values below
+    or above the answer (or, with ``avoid_midpoint``, only sets where the answer is
+    halfway between two others: where the mistakes shift the answer by the same
+    amounts either way, a pupil would look for that).
+
+    Drawing ``rank`` evenly and keeping it while the situation is drawn again makes
+    the answer's place among the sorted choices tell nothing. Values equal to the
+    answer's key (or to each other) are left out.
+    """
+    seen = {answer}
+    below: list[tuple[Any, str]] = []
+    above: list[tuple[Any, str]] = []
+    fixed_below: list[tuple[Any, str]] = []
+    fixed_above: list[tuple[Any, str]] = []
+    for i, (value, tag) in enumerate([*must, *pool]):
+        k = key(value)
+        if k in seen:
+            continue
+        seen.add(k)
+        fixed = i < len(must)
+        if k < answer:
+            (fixed_below if fixed else below).append((value, tag))
+        else:
+            (fixed_above if fixed else above).append((value, tag))
+    need_below = rank - len(fixed_below)
+    need_above = size - 1 - rank - len(fixed_above)
+    if len(fixed_below) + len(fixed_above) < len(must):
+        return None  # a must equals the answer or another must
+    if need_below < 0 or need_above < 0 or len(below) < need_below or len(above) < need_above:
+        return None
+    for _ in range(8 if avoid_midpoint else 1):
+        picked = (
+            fixed_below
+            + rng.sample(below, need_below)
+            + fixed_above
+            + rng.sample(above, need_above)
+        )
+        keys = [key(v) for v, _tag in picked]
+        if not avoid_midpoint or not any(
+            2 * answer == x + y for i, x in enumerate(keys) for y in keys[i + 1 :]
+        ):
+            return picked
+    return None

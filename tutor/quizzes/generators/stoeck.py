@@ -44,55 +44,107 @@ def _v(reason: StoeckReason) -> dict[str, str]:
     return {"status": reason.status, "reason": reason.value}
 
 
-# the common mistakes for each correct reason, most telling first
-_MISTAKES: dict[StoeckReason, list[tuple[StoeckReason, str]]] = {
-    R.VALID: [
-        (R.TOO_LATE, "deadline_misread"),
-        (R.DECLARED_AT_FIRST_CARD, "call_belongs_to_first_card"),
-        (R.NOT_DECLARED, "call_overlooked"),
-        (R.STILL_POSSIBLE, "call_thought_still_open"),
-    ],
-    R.TOO_LATE: [
-        (R.VALID, "late_call_counted"),
-        (R.STILL_POSSIBLE, "deadline_misread"),
-        (R.NOT_DECLARED, "call_overlooked"),
-    ],
-    R.PROMPTED: [
-        (R.VALID, "prompted_call_counted"),
-        (R.TOO_LATE, "prompt_read_as_late"),
-        (R.NOT_DECLARED, "call_overlooked"),
-    ],
-    R.DECLARED_AT_FIRST_CARD: [
-        (R.VALID, "first_card_call_counted"),
-        (R.NOT_DECLARED, "call_overlooked"),
-        (R.STILL_POSSIBLE, "deadline_misread"),
-    ],
-    R.NOT_DECLARED: [
-        (R.VALID, "stoeck_counted_without_call"),
-        (R.STILL_POSSIBLE, "deadline_misread"),
-        (R.NOT_HELD_BY_ONE_PLAYER, "holder_overlooked"),
-    ],
-    R.STILL_POSSIBLE: [
-        (R.NOT_DECLARED, "deadline_misread"),
-        (R.VALID, "stoeck_counted_without_call"),
-        (R.TOO_LATE, "call_thought_too_late"),
-    ],
-    R.SECOND_CARD_NOT_PLAYED: [
-        (R.NOT_DECLARED, "call_expected_at_first_card"),
-        (R.VALID, "stoeck_counted_without_call"),
-        (R.NOT_HELD_BY_ONE_PLAYER, "holder_overlooked"),
-    ],
-    R.NO_TRUMP_CONTRACT: [
-        (R.VALID, "stoeck_in_no_trump_contract"),
-        (R.NOT_DECLARED, "no_trump_read_as_lost"),
-        (R.NOT_HELD_BY_ONE_PLAYER, "reason_confused"),
-    ],
-    R.NOT_HELD_BY_ONE_PLAYER: [
-        (R.VALID, "split_pair_counted"),
-        (R.NOT_DECLARED, "split_pair_read_as_lost"),
-        (R.NO_TRUMP_CONTRACT, "reason_confused"),
-    ],
+_LOST = (R.TOO_LATE, R.PROMPTED, R.DECLARED_AT_FIRST_CARD, R.NOT_DECLARED)
+_PENDING = (R.STILL_POSSIBLE, R.SECOND_CARD_NOT_PLAYED)
+_HELD = (R.VALID, *_LOST, *_PENDING)  # one player holds King and Ober of trump
+
+# The mistake that turns the right reason (first) into a wrong one (second), for the
+# pairs that have one mistake in particular.
+_MISTAKE: dict[tuple[StoeckReason, StoeckReason], str] = {
+    (R.VALID, R.TOO_LATE): "deadline_misread",
+    (R.VALID, R.DECLARED_AT_FIRST_CARD): "call_belongs_to_first_card",
+    (R.VALID, R.NOT_DECLARED): "call_overlooked",
+    (R.VALID, R.STILL_POSSIBLE): "call_thought_still_open",
+    (R.VALID, R.SECOND_CARD_NOT_PLAYED): "call_thought_still_open",
+    (R.TOO_LATE, R.VALID): "late_call_counted",
+    (R.TOO_LATE, R.STILL_POSSIBLE): "deadline_misread",
+    (R.TOO_LATE, R.NOT_DECLARED): "call_overlooked",
+    (R.PROMPTED, R.VALID): "prompted_call_counted",
+    (R.PROMPTED, R.TOO_LATE): "prompt_read_as_late",
+    (R.PROMPTED, R.NOT_DECLARED): "call_overlooked",
+    (R.DECLARED_AT_FIRST_CARD, R.VALID): "first_card_call_counted",
+    (R.DECLARED_AT_FIRST_CARD, R.NOT_DECLARED): "call_overlooked",
+    (R.DECLARED_AT_FIRST_CARD, R.STILL_POSSIBLE): "deadline_misread",
+    (R.NOT_DECLARED, R.VALID): "stoeck_counted_without_call",
+    (R.NOT_DECLARED, R.STILL_POSSIBLE): "deadline_misread",
+    (R.NOT_DECLARED, R.SECOND_CARD_NOT_PLAYED): "deadline_misread",
+    (R.STILL_POSSIBLE, R.NOT_DECLARED): "deadline_misread",
+    (R.STILL_POSSIBLE, R.VALID): "stoeck_counted_without_call",
+    (R.STILL_POSSIBLE, R.TOO_LATE): "call_thought_too_late",
+    (R.SECOND_CARD_NOT_PLAYED, R.NOT_DECLARED): "call_expected_at_first_card",
+    (R.SECOND_CARD_NOT_PLAYED, R.VALID): "stoeck_counted_without_call",
+    (R.NO_TRUMP_CONTRACT, R.NOT_HELD_BY_ONE_PLAYER): "reason_confused",
+    (R.NOT_HELD_BY_ONE_PLAYER, R.NO_TRUMP_CONTRACT): "reason_confused",
 }
+
+
+def _tag(right: StoeckReason, shown: StoeckReason, as_if: StoeckReason | None) -> str:
+    """The mistake behind showing ``shown`` when ``right`` is the answer; ``as_if``:
+    how the call would be judged if King and Ober were a Stöck (no-Stöck questions)."""
+    if right is R.NO_TRUMP_CONTRACT and shown is as_if:
+        return "stoeck_in_no_trump_contract"
+    if right is R.NOT_HELD_BY_ONE_PLAYER and shown is as_if:
+        return "split_pair_counted"
+    if (right, shown) in _MISTAKE:
+        return _MISTAKE[(right, shown)]
+    if right is R.NO_TRUMP_CONTRACT and shown in _LOST:
+        return "no_trump_read_as_lost"
+    if right is R.NOT_HELD_BY_ONE_PLAYER and shown in _LOST:
+        return "split_pair_read_as_lost"
+    if right in _HELD and shown is R.NOT_HELD_BY_ONE_PLAYER:
+        return "holder_overlooked"
+    if right in _HELD and shown is R.NO_TRUMP_CONTRACT:
+        return "trump_suit_overlooked"
+    if right.status == shown.status:  # lost, or still open, but for another reason
+        return "right_status_wrong_reason"
+    raise ValueError(f"no mistake shows {shown.value} for {right.value}")  # pragma: no cover
+
+
+# The sets of reasons a question shows, with a weight, and which of them may be the
+# right one there. Drawn for a question by the weight among the sets where its
+# reason may be right: every reason's weights add up to 37, so with the reasons
+# equally often right (``seed % 9``) each allowed reason of a set is right equally
+# often, and the set tells nothing about which one it is. Every wrong choice in them
+# is a mistake of ``_tag``; sets with only such choices and the tests' musts (a
+# "too late" or a "prompted" question shows "scored", a no-trump question shows what
+# the call would give with trump) leave one gap: "scored" is never right beside
+# "prompted" (no mistake makes a valid call look prompted), which a pupil who
+# remembered it would gain 2 points of 100 from. Found with a linear program that
+# minimises what the best guess from the set alone gains over a blind one.
+_SHOWN: tuple[tuple[tuple[StoeckReason, ...], int, tuple[StoeckReason, ...]], ...] = (
+    ((R.VALID, R.TOO_LATE, R.STILL_POSSIBLE), 4, ()),
+    ((R.VALID, R.NOT_DECLARED, R.SECOND_CARD_NOT_PLAYED), 4, ()),
+    ((R.NOT_DECLARED, R.STILL_POSSIBLE, R.SECOND_CARD_NOT_PLAYED), 15, ()),
+    ((R.VALID, R.TOO_LATE, R.DECLARED_AT_FIRST_CARD, R.NOT_HELD_BY_ONE_PLAYER), 11, ()),
+    ((R.VALID, R.NOT_DECLARED, R.STILL_POSSIBLE, R.SECOND_CARD_NOT_PLAYED), 18, ()),
+    (
+        (R.VALID, R.TOO_LATE, R.PROMPTED, R.DECLARED_AT_FIRST_CARD, R.NO_TRUMP_CONTRACT),
+        11,
+        (R.VALID,),
+    ),
+    (
+        (R.VALID, R.TOO_LATE, R.PROMPTED, R.NO_TRUMP_CONTRACT, R.NOT_HELD_BY_ONE_PLAYER),
+        11,
+        (R.VALID,),
+    ),
+    (
+        (
+            R.VALID,
+            R.PROMPTED,
+            R.DECLARED_AT_FIRST_CARD,
+            R.NO_TRUMP_CONTRACT,
+            R.NOT_HELD_BY_ONE_PLAYER,
+        ),
+        15,
+        (R.VALID,),
+    ),
+)
+"""(reasons shown, weight, reasons shown that are never right there)."""
+
+
+def _shown_reasons(rng: random.Random, wanted: StoeckReason) -> tuple[StoeckReason, ...]:
+    options = [(shown, w) for shown, w, never in _SHOWN if wanted in shown and wanted not in never]
+    return weighted(rng, options)  # type: ignore[return-value]
 
 
 def solve_stoeck(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
@@ -113,8 +165,19 @@ def _tricks(rng: random.Random) -> tuple[int, int]:
     return first, rng.randint(first + 1, 9)
 
 
+def _pair_call(rng: random.Random, shown: tuple[StoeckReason, ...]) -> str:
+    """The call in a round without Stöck: one whose reading "as if Stöck" is shown
+    (so that mistake is among the choices); "scored" has no other mistake there."""
+    if R.VALID in shown:
+        return "second"
+    calls = [call for call, reason in _AS_IF_STOECK.items() if reason in shown]
+    if calls:
+        return rng.choice(calls)
+    return str(weighted(rng, [("second", 0.6), ("late", 0.15), ("first", 0.15), ("none", 0.1)]))
+
+
 def _scenario(
-    rng: random.Random, reason: StoeckReason, rules: RuleSet
+    rng: random.Random, reason: StoeckReason, rules: RuleSet, shown: tuple[StoeckReason, ...]
 ) -> tuple[StoeckScenario, str, str]:
     """A round excerpt for ``reason``, its call pattern and the suit of King and Ober."""
     sub_seed = rng.randrange(1 << 30)
@@ -126,7 +189,7 @@ def _scenario(
             holder = rng.randrange(4)
             scenario = stoeck_scenario(contract, holder, first, second, call, sub_seed, rules)
             return scenario, call, contract
-        call = str(weighted(rng, [("second", 0.6), ("late", 0.15), ("first", 0.15), ("none", 0.1)]))
+        call = _pair_call(rng, shown)
         if reason is R.NO_TRUMP_CONTRACT:
             contract = rng.choice(NO_TRUMP_CONTRACTS)
             suit = rng.choice(TRUMP_CONTRACTS)
@@ -150,7 +213,8 @@ def _scenario(
 
 def build_stoeck(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
     wanted = REASONS[seed % len(REASONS)]
-    scenario, call, suit = _scenario(rng, wanted, rules)
+    shown = _shown_reasons(rng, wanted)
+    scenario, call, suit = _scenario(rng, wanted, rules, shown)
     if scenario.result.reason is not wanted:
         raise Retry("the scenario gives another reason")
     inputs = {
@@ -166,13 +230,12 @@ def build_stoeck(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
         focus = scenario.holder
     else:
         focus = scenario.plays[scenario.second_index][0]
-    distractors: list[tuple[Any, str]] = []
-    if wanted in (R.NO_TRUMP_CONTRACT, R.NOT_HELD_BY_ONE_PLAYER):
-        tag = (
-            "stoeck_in_no_trump_contract" if wanted is R.NO_TRUMP_CONTRACT else "split_pair_counted"
-        )
-        distractors.append((_v(_AS_IF_STOECK[call]), tag))
-    distractors += [(_v(reason), tag) for reason, tag in _MISTAKES[wanted]]
+    as_if = (
+        _AS_IF_STOECK.get(call)
+        if wanted in (R.NO_TRUMP_CONTRACT, R.NOT_HELD_BY_ONE_PLAYER)
+        else None
+    )
+    distractors = [(_v(r), _tag(wanted, r, as_if)) for r in shown if r is not wanted]
     rules_tested = ["R6.1"] + [r for r in wanted.rules if r != "R6.1"]
     return Draft(
         inputs=inputs,
@@ -196,8 +259,16 @@ STOECK = Kind(
     solve_stoeck,
     tuple(
         dict.fromkeys(
-            ["stoeck_in_no_trump_contract", "split_pair_counted"]
-            + [tag for mistakes in _MISTAKES.values() for _reason, tag in mistakes]
+            [
+                "stoeck_in_no_trump_contract",
+                "split_pair_counted",
+                *_MISTAKE.values(),
+                "no_trump_read_as_lost",
+                "split_pair_read_as_lost",
+                "holder_overlooked",
+                "trump_suit_overlooked",
+                "right_status_wrong_reason",
+            ]
         )
     ),
 )

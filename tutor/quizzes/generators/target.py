@@ -14,7 +14,8 @@ from typing import Any
 from rules_core import RoundScore, RuleSet, resolve_target, score_round
 
 from ..scenarios import ScenarioError, TargetScenario, near_miss_scenario, target_scenario
-from .base import Draft, Kind, Retry, Solved, trace_dicts
+from .base import Draft, Kind, Retry, Solved, canon, trace_dicts
+from .deal import weighted
 
 DECIDES = ("weis", "stoeck", "tricks", "nobody")
 
@@ -98,6 +99,49 @@ def _scenario(rng: random.Random, decides: str, rules: RuleSet) -> TargetScenari
         raise Retry(str(err)) from None
 
 
+# How many choices a question shows, as (size, weight): "nobody" is one value but a
+# quarter of the answers (``seed % 4``), each (team, block) an eighth. With these
+# weights every value of a shown set was the answer equally often (see _choose).
+SIZES_NOBODY = ((3, 1), (4, 2), (5, 1))
+SIZES_TEAM = ((3, 1), (4, 3), (5, 2))
+
+
+def _choose(
+    rng: random.Random,
+    answer: Mapping[str, Any],
+    found: Mapping[str, Any],
+    decides: str,
+    order: Sequence[str],
+) -> list[tuple[Any, str]]:
+    """The wrong choices: "nobody yet" and (team, block) values drawn at random.
+
+    Every (team, block) is the answer of some mistake (at worst a team and a block
+    confused), and so is "nobody yet" when a team wins. "Nobody yet" is always shown,
+    with 2 to 4 (team, block) values drawn at random, in such proportions that each
+    value of a shown set is the right one equally often: the set itself tells nothing.
+    (With ``P(nobody) = 2 P(team, block)``, a set of ``k`` choices is drawn with
+    weight ``p_k`` when nobody wins and ``p_k (k - 1) / 3`` when a team does.)
+    A value gets the most telling mistake that gives it.
+    """
+    nobody = {"team": None, "block": None}
+    pairs = [{"team": t, "block": b} for t in (0, 1) for b in order]
+    tag_of: dict[str, str] = {}
+    for tag in ("tricks_not_counted_in_order", "later_reacher_wins", *_PRIORITY[decides]):
+        if tag in found:
+            tag_of.setdefault(canon(found[tag]), tag)
+    if answer["team"] is None:
+        size = int(weighted(rng, SIZES_NOBODY))  # type: ignore[call-overload]
+        shown = rng.sample(pairs, size - 1)
+    else:
+        size = int(weighted(rng, SIZES_TEAM))  # type: ignore[call-overload]
+        shown = [nobody, *rng.sample([p for p in pairs if p != answer], size - 2)]
+    out = []
+    for value in shown:
+        default = "target_reach_overlooked" if value["team"] is None else "team_or_block_confused"
+        out.append((value, tag_of.get(canon(value), default)))
+    return out
+
+
 def build_target(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
     decides = DECIDES[seed % len(DECIDES)]
     scenario = _scenario(rng, decides, rules)
@@ -150,12 +194,7 @@ def build_target(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
         other_block = _own_block(before, target, events, 1 - team)
         if other_block is not None:
             found["later_reacher_wins"] = v(1 - team, other_block)
-    distractors = [(found[tag], tag) for tag in _PRIORITY[decides] if tag in found]
-    # fallbacks: a team and a block it scored in
-    for team in (0, 1):
-        for block in order:
-            if score.blocks[team][block]:
-                distractors.append((v(team, block), "team_or_block_confused"))
+    distractors = _choose(rng, solved.value, found, decides, order)
     rules_tested = ["R7.2", "R7.3"]
     if decides == "tricks":
         rules_tested.append("R7.4")
@@ -185,5 +224,11 @@ TARGET = Kind(
     "Which team reaches the target in a round, in which block, or nobody yet (R7.1-R7.5).",
     build_target,
     solve_target,
-    tuple(dict.fromkeys(_PRIORITY["weis"] + _PRIORITY["tricks"] + ("team_or_block_confused",))),
+    tuple(
+        dict.fromkeys(
+            _PRIORITY["weis"]
+            + _PRIORITY["tricks"]
+            + ("team_or_block_confused", "target_reach_overlooked")
+        )
+    ),
 )

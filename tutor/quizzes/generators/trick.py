@@ -24,12 +24,13 @@ from rules_core import (
     explain_card_points,
     explain_legal_cards,
     explain_trick_winner,
+    legal_cards,
     parse_cards,
     trick_winner,
 )
 from rules_core.scoring import LAST_TRICK_BONUS
 
-from .base import Draft, Kind, Retry, Solved, trace_dicts
+from .base import Draft, Kind, Retry, Solved, pick_around, trace_dicts
 from .deal import ALL_CONTRACTS, NO_TRUMP_CONTRACTS, TRUMP_CONTRACTS, codes, weighted
 
 SUBS = ("legal", "winner", "points")
@@ -301,11 +302,62 @@ def _solve_legal(inputs: Mapping[str, Any]) -> Solved:
     return Solved({"cards": codes(result.legal)}, trace_dicts(result.verdicts))
 
 
+LEGAL_SIZE = 3
+# hands of at most five cards: in a larger hand the whole hand, offered by "any card
+# allowed", would be a list of six or more cards that is almost never right
+LEGAL_HAND_MAX = 4
+# a set inside or around both others is the clue of a pupil who picks the middle
+# one: kept now and then, more often for the Puur alone (every card, only the Puur,
+# all but the Puur: there are no other slips), by "the Puur alone"
+LATTICE_CLUE_KEPT = {False: 0.1, True: 0.4}
+
+
+def _lattice_clue(sets: Sequence[frozenset[Card]]) -> bool:
+    """True when the first set (the answer) is contained in, or contains, more of the
+    others than any other set does: a pupil would pick the set in the middle."""
+    counts = [sum(1 for t in sets if t is not u and (u < t or t < u)) for u in sets]
+    return counts[0] > max(counts[1:])
+
+
+def _legal_choices(
+    rng: random.Random, legal: list[Card], pool: list[tuple[list[Card], str]], rank: int
+) -> list[tuple[list[Card], str]] | None:
+    """Two wrong choices with the answer at ``rank`` by number of cards, not the set
+    inside or around both others unless no draw avoids it (then kept now and then)."""
+    clue = None
+    for _ in range(6):
+        picked = pick_around(rng, len(legal), pool, len, LEGAL_SIZE, rank)
+        if picked is None:
+            return None
+        if not _lattice_clue([frozenset(legal)] + [frozenset(x) for x, _t in picked]):
+            return picked
+        clue = picked
+    puur = clue is not None and any(tag == "puur_exception_forgotten" for _x, tag in clue)
+    return clue if rng.random() < LATTICE_CLUE_KEPT[puur] else None
+
+
 def _build_legal(rng: random.Random, rules: RuleSet) -> Draft:
-    build = weighted(rng, _LEGAL_BUILDERS)
-    contract, trick, hand = build(rng)  # type: ignore[operator]
-    hand = sorted(hand)
-    c = Contract.parse(contract)
+    # the answer's place among the three choices by number of cards is drawn first,
+    # evenly, and kept while situations are drawn until the mistakes' answers fit
+    rank = rng.randrange(LEGAL_SIZE)
+    for _attempt in range(300):
+        build = weighted(rng, _LEGAL_BUILDERS)
+        contract, trick, hand = build(rng)  # type: ignore[operator]
+        if len(hand) > LEGAL_HAND_MAX:
+            continue
+        hand = sorted(hand)
+        c = Contract.parse(contract)
+        legal = list(legal_cards(hand, trick, c))
+        pool = []
+        for tag, model in LEGAL_MISTAKES:
+            cards = model_legal(hand, trick, c, model)
+            if cards and cards != legal:
+                pool.append((cards, tag))
+        picked = _legal_choices(rng, legal, pool, rank)
+        if picked is not None:
+            break
+    else:
+        raise Retry("no situation fits")
     leader = rng.randrange(4)
     inputs = {
         "sub": "legal",
@@ -315,11 +367,7 @@ def _build_legal(rng: random.Random, rules: RuleSet) -> Draft:
         "leader": leader,
     }
     solved = _solve_legal(inputs)
-    distractors = []
-    for tag, model in LEGAL_MISTAKES:
-        cards = model_legal(hand, trick, c, model)
-        if cards:
-            distractors.append(({"cards": codes(cards)}, tag))
+    distractors = [({"cards": codes(cards)}, tag) for cards, tag in picked]
     rules_tested = sorted({e["rule"] for e in solved.explanation})
     return Draft(
         inputs=inputs,
@@ -371,6 +419,8 @@ WINNER_MISTAKES = (
     "obenabe_undenufe_swapped",
     "first_trump_wins",
 )
+# a card of the trick that no such reading makes the winner (a lower card of the led
+# suit, a lower trump, a card of another suit that is not the highest)
 
 
 def _winner_trump_lead(rng: random.Random) -> tuple[str, list[Card]]:
@@ -423,10 +473,60 @@ def _solve_winner(inputs: Mapping[str, Any]) -> Solved:
     return Solved({"card": result.card.code}, trace_dicts(result.trace))
 
 
+_UNDERS_AND_NINES = [x for x in DECK if x.rank.index in (J, NINE)]
+_OTHER_CARDS = [x for x in DECK if x.rank.index not in (J, NINE)]
+_CONTRACTS = {code: Contract.parse(code) for code in ALL_CONTRACTS}
+
+
+def _winner_random(rng: random.Random, specials: int) -> tuple[list[str], list[Card]]:
+    """Any four cards (every set of four is some trick: a player who does not follow
+    suit has none), ``specials`` of them Unders or 9s, and the contracts in the order
+    to try them."""
+    cards = rng.sample(_UNDERS_AND_NINES, specials) + rng.sample(_OTHER_CARDS, 4 - specials)
+    rng.shuffle(cards)
+    contracts = list(ALL_CONTRACTS)
+    rng.shuffle(contracts)
+    return contracts, cards
+
+
+# Every card of the trick is a choice. Which card wins is drawn first: its place among
+# the four sorted by rank (6 lowest, ace highest) evenly, and whether it is an Under or
+# a 9 as often as such cards are in the trick (a pupil who bets on the highest card or
+# on the Puur gains nothing); tricks are drawn until one fits.
+WINNER_SPECIALS = ((0, 0.35), (1, 0.4), (2, 0.2), (3, 0.05))  # Unders and 9s in a trick
+
+
 def _build_winner(rng: random.Random, rules: RuleSet) -> Draft:
-    build = weighted(rng, _WINNER_BUILDERS)
-    contract, trick = build(rng)  # type: ignore[operator]
-    c = Contract.parse(contract)
+    place = rng.randrange(4)
+    specials = int(weighted(rng, WINNER_SPECIALS))  # type: ignore[call-overload]
+    special = rng.random() < specials / 4
+    found = None
+    for _attempt in range(2000):
+        if rng.random() < 0.5:
+            build = weighted(rng, _WINNER_BUILDERS)
+            contract, trick = build(rng)  # type: ignore[operator]
+            if sum(1 for x in trick if x.rank.index in (J, NINE)) != specials:
+                continue
+            contracts = [contract]
+        else:
+            contracts, trick = _winner_random(rng, specials)
+        ranks = [x.rank.index for x in trick]
+        if len(set(ranks)) < 4:
+            continue
+        wanted = sorted(range(4), key=ranks.__getitem__)[place]  # the card that must win
+        if (ranks[wanted] in (J, NINE)) != special:
+            continue
+        for contract in contracts:
+            if trick_winner(trick, _CONTRACTS[contract]) == wanted:
+                found = contract
+                break
+        if found is not None:
+            break
+    else:
+        raise Retry("no trick fits")
+    contract = found
+    c = _CONTRACTS[contract]
+    winner = trick[trick_winner(trick, c)]
     leader = rng.randrange(4)
     inputs = {
         "sub": "winner",
@@ -441,7 +541,12 @@ def _build_winner(rng: random.Random, rules: RuleSet) -> Draft:
         if (m != "obenabe_undenufe_swapped" or c.trump is None)
         and (m not in ("first_trump_wins", "plain_order_for_trumps") or c.trump is not None)
     ]
-    distractors = [({"card": _model_winner(trick, c, m).code}, m) for m in mistakes]
+    tag_of: dict[Card, str] = {}
+    for m in mistakes:
+        tag_of.setdefault(_model_winner(trick, c, m), m)
+    distractors = [
+        ({"card": x.code}, tag_of.get(x, "card_cannot_win")) for x in trick if x != winner
+    ]
     return Draft(
         inputs=inputs,
         prompt={
@@ -497,23 +602,45 @@ def _table_points(trick: Sequence[Card], contract: Contract, mistake: str | None
     return total
 
 
-def _points_trick(rng: random.Random) -> tuple[str, list[Card]]:
-    contract = rng.choice(ALL_CONTRACTS)
+def _points_trick(rng: random.Random, contract: str, wanted_points: int) -> list[Card]:
+    """A trick of about ``wanted_points`` card points (so that the answers spread as
+    widely as the mistakes' answers do), most often with an Under or a 9 of trump
+    and of another suit (trump contracts) or an 8 and a 6 or ace (Obenabe, Undenufe)."""
     c = Contract.parse(contract)
-    taken: list[Card] = []
     if c.trump is not None:
         t = c.trump.index
         plain = [s for s in range(4) if s != t]
         wanted = [_card(t, rng.choice((J, NINE))), _card(rng.choice(plain), rng.choice((J, NINE)))]
     else:
         wanted = [_card(rng.randrange(4), EIGHT), _card(rng.randrange(4), rng.choice((SIX, ACE)))]
-    for w in wanted:
-        if w not in taken and rng.random() < 0.85:
-            taken.append(w)
-    rest = _pick(rng, [x for x in DECK if x not in taken], 4 - len(taken), list(taken))
-    cards = taken + rest
+    best: tuple[int, list[Card]] | None = None
+    for _ in range(12):
+        taken: list[Card] = []
+        for w in wanted:
+            if w not in taken and rng.random() < 0.85:
+                taken.append(w)
+        cards = taken + _pick(rng, [x for x in DECK if x not in taken], 3 - len(taken), list(taken))
+        # the last card: one that brings the trick nearest to the wanted points
+        have = sum(card_points(x, c) for x in cards)
+        free = [x for x in DECK if x not in cards]
+        misses = [abs(have + card_points(x, c) - wanted_points) for x in free]
+        low = min(misses)
+        cards.append(rng.choice([x for x, m in zip(free, misses, strict=True) if m == low]))
+        if best is None or low < best[0]:
+            best = (low, cards)
+        if low <= 2:
+            break
+    assert best is not None
+    cards = best[1]
     rng.shuffle(cards)
-    return contract, cards
+    return cards
+
+
+# the most card points four cards can hold (Puur, Nell, ace, 10 of trump)
+MAX_TRICK_CARD_POINTS = 55
+# the most a choice may show, in card points and the last trick's 5, by "no trump":
+# more looks wrong at a glance (four cards of Obenabe or Undenufe hold 42 at most)
+MAX_SHOWN_POINTS = {False: 50, True: 40}
 
 
 def trick_points(trick: Sequence[Any], contract: Any, index: int, rules: RuleSet) -> int:
@@ -548,10 +675,160 @@ def _solve_points(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
     return Solved({"points": points}, entries)
 
 
+def _subsets(cards: Sequence[Card]) -> list[list[Card]]:
+    """Every non-empty subset of ``cards`` (at most four cards here)."""
+    return [[c for i, c in enumerate(cards) if mask >> i & 1] for mask in range(1, 1 << len(cards))]
+
+
+# How often the 5 of the last trick and the factor are among the mistakes. Their
+# answers sit 5 (times the factor) from the answer, or at a factor's ratio below it:
+# a pupil who looks for such a pair finds the answer in it, so they are shown
+# rarely. The bonus is shown about as often forgotten (on a last trick) as wrongly
+# added (on another), so that the pair does not tell which of its two is right.
+LAST_TRICK_SHARE = 0.35
+BONUS_SHOWN = {  # by (no trump, is the last trick)
+    (False, True): 0.15,
+    (False, False): 0.08,
+    (True, True): 0.3,
+    (True, False): 0.16,
+}
+FACTOR_SHOWN = 0.05
+PAIRED = ("last_trick_bonus_forgotten", "last_trick_bonus_added", "factor_forgotten")
+
+
+def _looks_paired(value: int, answer: int, factor: int) -> bool:
+    """Would ``value`` look like the answer with the last trick's 5 or a factor
+    (a coincidence for the other mistakes, but a pupil would take it for a clue)?"""
+    if abs(value - answer) in (5, 10, 15):
+        return True
+    lo, hi = sorted((value, answer))
+    return lo > 0 and hi in (2 * lo, 3 * lo)
+
+
+def _points_pool(
+    trick: Sequence[Card], c: Contract, index: int, factor: int, answer: int
+) -> list[tuple[int, str]]:
+    """The answers of the mistakes about card values (written points).
+
+    A mistake about the values of the Unders and 9s may touch one such card of the
+    trick or several: counting only the trump Under at the plain value is the same
+    slip as counting both trump Under and trump 9 so.
+    """
+    bonus = LAST_TRICK_BONUS if index == 8 else 0
+    pool: list[tuple[int, str]] = []
+    specials = [x for x in trick if x.rank.index in (J, NINE)]
+    trumps = [x for x in specials if x.suit is c.trump]
+    plains = [x for x in specials if x.suit is not c.trump]
+    for cards in _subsets(trumps):
+        lost = sum(TRUMP[x.rank.index] - PLAIN[x.rank.index] for x in cards)
+        pool.append((answer - lost * factor, "trump_values_as_plain"))
+    for cards in _subsets(plains):
+        gained = sum(TRUMP[x.rank.index] - PLAIN[x.rank.index] for x in cards)
+        pool.append((answer + gained * factor, "plain_values_as_trump"))
+    if c.trump is None:
+        for mistake in ("obenabe_undenufe_values_swapped", "eights_not_counted"):
+            pool.append(((_table_points(trick, c, mistake) + bonus) * factor, mistake))
+    return pool
+
+
+def _trump_points(
+    rng: random.Random, c: Contract, index: int, factor: int, show_bonus: bool, show_factor: bool
+) -> tuple[list[Card], int, list[tuple[int, str]]]:
+    """A trick with an Under and a 9 in a trump contract, and as choices the points
+    with none of them trump, with one (the Under, or the 9), and with both.
+
+    Each of the three is the right answer a third of the time: the trick is dealt to
+    fit (which of the two cards are trumps), and every other choice is the answer of
+    counting trumps at plain values or plain cards at trump values. The two other
+    cards hold no Under and no 9, so the three choices look alike whichever is right.
+    Rarely a fourth choice forgets (or wrongly adds) the last trick's 5, or the factor.
+    """
+    assert c.trump is not None
+    t = c.trump.index
+    others = [s for s in range(4) if s != t]
+    middle = rng.choice((J, NINE))
+    chain: list[tuple[int, ...]] = [(), (middle,), (J, NINE)]
+    trumps = chain[rng.randrange(3)]
+    specials = [
+        _card(t if J in trumps else rng.choice(others), J),
+        _card(t if NINE in trumps else rng.choice(others), NINE),
+    ]
+    taken = list(specials)
+    rest = _pick(rng, [x for x in DECK if x.rank.index not in (J, NINE)], 2, taken)
+    trick = specials + rest
+    rng.shuffle(trick)
+    base = sum(card_points(x, c) for x in rest) + (LAST_TRICK_BONUS if index == 8 else 0)
+
+    def points(ts: tuple[int, ...]) -> int:
+        return (base + (20 if J in ts else 2) + (14 if NINE in ts else 0)) * factor
+
+    answer = points(trumps)
+    picked = [
+        (points(ts), "trump_values_as_plain" if len(ts) < len(trumps) else "plain_values_as_trump")
+        for ts in chain
+        if ts != trumps
+    ]
+    if show_bonus and index == 8:
+        picked.append((answer - LAST_TRICK_BONUS * factor, "last_trick_bonus_forgotten"))
+    elif show_bonus:
+        picked.append((answer + LAST_TRICK_BONUS * factor, "last_trick_bonus_added"))
+    elif show_factor and factor > 1:
+        picked.append((answer // factor, "factor_forgotten"))
+    return trick, answer, picked
+
+
+POINTS_SIZES = ((3, 1), (4, 1))  # (choices, weight), in Obenabe and Undenufe
+# How often a trick of 0-4, 5-9, ... 50-54 card points is wanted: tuned so that the
+# right answers spread like the wrong ones (every points value is about as often
+# right as a blind guess when it is shown; see tests/quizzes/choice_leakage.py).
+POINTS_WANTED = {  # by "no trump"
+    False: (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0),
+    True: (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0),
+}
+
+
 def _build_points(rng: random.Random, rules: RuleSet) -> Draft:
-    contract, trick = _points_trick(rng)
+    # Drawn first and kept while tricks are drawn until one fits: how many choices,
+    # where the answer stands among them sorted, whether it is the last trick,
+    # whether the 5 of the last trick or the factor are among the mistakes, and the
+    # contract.
+    size = int(weighted(rng, POINTS_SIZES))  # type: ignore[call-overload]
+    rank = rng.randrange(size)
+    index = 8 if rng.random() < LAST_TRICK_SHARE else rng.randrange(8)
+    contract = rng.choice(ALL_CONTRACTS)
     c = Contract.parse(contract)
-    index = 8 if rng.random() < 0.35 else rng.randrange(8)
+    show_bonus = rng.random() < BONUS_SHOWN[(c.trump is None, index == 8)]
+    show_factor = rng.random() < FACTOR_SHOWN
+    wanted = POINTS_WANTED[c.trump is None]
+    factor = rules.factor(contract)
+    for _attempt in range(200):
+        if c.trump is not None:
+            trick, answer, picked = _trump_points(rng, c, index, factor, show_bonus, show_factor)
+            break
+        low = int(weighted(rng, list(enumerate(wanted))))  # type: ignore[call-overload]
+        trick = _points_trick(rng, contract, 5 * low + rng.randrange(5))
+        base = sum(card_points(x, c) for x in trick)
+        answer = (base + (LAST_TRICK_BONUS if index == 8 else 0)) * factor
+        top = MAX_SHOWN_POINTS[c.trump is None] * factor
+        if answer > top:
+            continue
+        must: list[tuple[int, str]] = []
+        if show_bonus and index == 8 and rank > 0:
+            must.append((answer - LAST_TRICK_BONUS * factor, "last_trick_bonus_forgotten"))
+        elif show_bonus and index != 8 and rank < size - 1:
+            must.append((answer + LAST_TRICK_BONUS * factor, "last_trick_bonus_added"))
+        if show_factor and factor > 1 and rank > len(must) and answer > 0:
+            must.append((answer // factor, "factor_forgotten"))
+        pool = [
+            (v, tag)
+            for v, tag in _points_pool(trick, c, index, factor, answer)
+            if 0 <= v <= top and not _looks_paired(v, answer, factor)
+        ]
+        picked = pick_around(rng, answer, pool, lambda v: v, size, rank, must, avoid_midpoint=True)
+        if picked is not None:
+            break
+    else:
+        raise Retry("no trick with mistakes on both sides")
     leader = rng.randrange(4)
     inputs = {
         "sub": "points",
@@ -561,26 +838,8 @@ def _build_points(rng: random.Random, rules: RuleSet) -> Draft:
         "index": index,
     }
     solved = _solve_points(inputs, rules)
-    answer = solved.value["points"]
-    factor = rules.factor(contract)
-    bonus = LAST_TRICK_BONUS if index == 8 else 0
-    distractors: list[tuple[Any, str]] = []
-    if index == 8:
-        distractors.append(({"points": answer - bonus * factor}, "last_trick_bonus_forgotten"))
-    if factor > 1:
-        distractors.append(({"points": answer // factor}, "factor_forgotten"))
-    for mistake in (
-        "trump_values_as_plain",
-        "plain_values_as_trump",
-        "obenabe_undenufe_values_swapped",
-        "eights_not_counted",
-    ):
-        wrong = (_table_points(trick, c, mistake) + bonus) * factor
-        distractors.append(({"points": wrong}, mistake))
-    if index != 8:
-        distractors.append(
-            ({"points": answer + LAST_TRICK_BONUS * factor}, "last_trick_bonus_added")
-        )
+    assert solved.value["points"] == answer
+    distractors = [({"points": v}, tag) for v, tag in picked]
     rules_tested = sorted({e["rule"] for e in solved.explanation[:-1]})
     if index == 8:
         rules_tested.append("R4.4")
@@ -634,7 +893,8 @@ TRICK = Kind(
     solve_trick,
     tuple(
         dict.fromkeys(
-            [tag for tag, _model in LEGAL_MISTAKES] + list(WINNER_MISTAKES + POINTS_MISTAKES)
+            [tag for tag, _model in LEGAL_MISTAKES]
+            + list(WINNER_MISTAKES + ("card_cannot_win",) + POINTS_MISTAKES)
         )
     ),
 )

@@ -24,7 +24,7 @@ from rules_core import (
     resolve_weis,
 )
 
-from .base import Draft, Kind, Retry, Solved, trace_dicts
+from .base import Draft, Kind, Retry, Solved, pick_around, ranks_within_reach, trace_dicts
 from .deal import (
     ALL_CONTRACTS,
     LOW_QUAD_RANKS,
@@ -47,6 +47,9 @@ from .deal import (
 )
 
 HIGH_QUAD_RANKS = (3, 4, 5, 6, 7, 8)  # 9 10 J Q K A
+# four of a kind in weis_value questions: four 9s (150) and four Unders (200) as
+# often as the four of a kind worth 100 together, so that 100 is not the usual answer
+WEIGHTED_QUAD_RANKS = (3, 3, 3, 4, 5, 5, 5, 6, 7, 8)
 HUNDRED_QUAD_RANKS = (4, 6, 7, 8)  # 10 Q K A: four of a kind worth 100
 
 
@@ -141,39 +144,34 @@ WEIS_VALUE_CATEGORIES = (
 
 
 def _wv_single(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
-    length = weighted(rng, [(3, 3), (4, 3), (5, 2), (6, 1.2), (7, 0.6), (8, 0.3), (9, 0.2)])
+    length = weighted(rng, [(3, 4), (4, 3.5), (5, 1.2), (6, 1.2), (7, 0.6), (8, 0.3), (9, 0.2)])
     cards = _random_run(rng, int(length), 0)  # type: ignore[arg-type]
     return cards, [cards], []
 
 
 def _wv_several(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
-    pattern = rng.choice(("two_runs", "two_runs", "three_runs", "run_and_quad"))
+    # the melds add up to a value a meld can have (100, 150 ...), so that the sum
+    # looks like an announcement (a sum of 60 or 120 would be wrong at a glance)
+    pattern = rng.choice(("two_runs", "two_runs", "two_runs", "run_and_quad"))
     melds: list[list[Card]] = []
     used = 0
     if pattern == "two_runs":
-        a = rng.choice((3, 4, 5, 6))
-        b = rng.choice([n for n in (3, 4, 5) if a + n <= 9])
-        for n in (a, b):
+        for n in rng.choice(((4, 4), (4, 4), (4, 5), (5, 4))):
             m = _random_run(rng, n, used)
             melds.append(m)
             used |= mask_of(m)
-    elif pattern == "three_runs":
-        for _ in range(3):
-            m = _random_run(rng, 3, used)
-            melds.append(m)
-            used |= mask_of(m)
     else:
-        r = rng.choice(HIGH_QUAD_RANKS)
+        r = rng.choice(WEIGHTED_QUAD_RANKS)
         melds.append(quad(r))
         used |= mask_of(quad(r))
-        melds.append(_random_run(rng, rng.choice((3, 4, 5)), used, avoid_rank=r))
+        melds.append(_random_run(rng, rng.choice((4, 4, 5)), used, avoid_rank=r))
     return [c for m in melds for c in m], melds, []
 
 
 def _wv_kreuzweis(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
-    r = rng.choice(HIGH_QUAD_RANKS)
+    r = rng.choice(WEIGHTED_QUAD_RANKS)
     value = QUAD_VALUE[r]
-    length = rng.choice([n for n in (3, 4, 5, 6) if SEQ_VALUE[n] != value])
+    length = rng.choice([n for n in (4, 5, 6) if SEQ_VALUE[n] != value])
     s = rng.randrange(4)
     starts = [st for st in range(0, 10 - length) if st <= r < st + length]
     start = rng.choice(starts)
@@ -184,18 +182,18 @@ def _wv_kreuzweis(rng: random.Random) -> tuple[list[Card], list[list[Card]], lis
 
 
 def _wv_four(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
-    r = rng.choice(HIGH_QUAD_RANKS)
+    r = rng.choice(WEIGHTED_QUAD_RANKS)
     melds = [quad(r)]
     if rng.random() < 0.5:
-        melds.append(_random_run(rng, rng.choice((3, 3, 4)), mask_of(quad(r)), avoid_rank=r))
+        melds.append(_random_run(rng, 4, mask_of(quad(r)), avoid_rank=r))
     return [c for m in melds for c in m], melds, []
 
 
-def _wv_low(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
+def _wv_low(rng: random.Random, alone: bool = False) -> tuple[list[Card], list[list[Card]], list]:
     r = rng.choice(LOW_QUAD_RANKS)
     melds = [quad(r)]
-    if rng.random() < 0.5:
-        melds.append(_random_run(rng, 3, mask_of(quad(r)), avoid_rank=r))
+    if not alone:
+        melds.append(_random_run(rng, 4, mask_of(quad(r)), avoid_rank=r))
     return [c for m in melds for c in m], melds, []
 
 
@@ -239,82 +237,211 @@ _WV_BUILDERS: dict[str, Callable[[random.Random], tuple[list[Card], list[list[Ca
 }
 
 
-def build_weis_value(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
-    category = WEIS_VALUE_CATEGORIES[seed % len(WEIS_VALUE_CATEGORIES)]
-    contract = rng.choice(ALL_CONTRACTS)
-    core, planned, near = _WV_BUILDERS[category](rng)
-    if len(set(core)) != len(core) or len(core) > 9:
-        raise Retry("core does not fit a hand")
-    if not check_planned(core, planned):
-        raise Retry("planned melds merge")
+# Three choices; where the answer stands among them sorted is drawn first (a hand
+# without a meld answers 0, the smallest of all, so the other hands make up for it).
+# "0" (no meld seen) is shown beside a hand with a meld as often as it is right
+# elsewhere, so that a pupil who bets on 0, the roundest number, gains nothing.
+WV_SIZE = 3
+LOW_ALONE = 0.5  # four 6s, 7s or 8s alone in the hand (0 under W-EN, 100 by default)
+CARD_POINTS_SHOWN = 0.3  # the card points of the meld: not round, shown now and then
+# The answer's place among the three choices sorted (0 = the smallest) is drawn among
+# the places its mistakes can reach, with these weights: the places above are
+# reached less often (a sequence of three has no slip below it but "0"), so they
+# weigh more, and the place taken evenly over all questions (tuned with
+# tests/quizzes/choice_leakage.py).
+WV_RANK_WEIGHTS = {  # by low_quads_score
+    True: (3.0, 0.0005, 0.0008),
+    False: (1.08, 0.64, 1.29),
+}
+WV_ZERO_SHOWN = 2.9  # tunes how often 0 is shown (W-EN): right a third of the times
+FACTOR_SHOWN = 0.05  # the factor applied to the announcement (a factor's ratio)
+# four of a kind read as a sequence of four (50): half a four of a kind's 100, so
+# offered for a third of the fours of a kind only
+FOUR_AS_SEQUENCE_SHOWN = 0.33
+NEAR_PLANTS = (
+    (),
+    ("three",),
+    ("three",),
+    ("gap",),
+    ("ober",),
+    ("three", "three"),
+    ("three", "three"),
+    ("three", "gap"),
+)
+
+
+def _near_miss(rng: random.Random, used: int, kind: str) -> tuple[list[Card], int, str] | None:
+    """Cards that make no meld but look like one, and what the slip reads: three of a
+    kind read as four of a kind, three cards of a suit with a gap read as a sequence,
+    10, Ober, king read as a sequence (W-EN's slip). None when nothing fits."""
+    for _ in range(20):
+        if kind == "three":
+            # three 9s or Unders: read as four of a kind (150, 200) they top most melds
+            r = rng.choice((RANK_9, RANK_J))
+            free = [s for s in range(4) if not card(s, r).bit & used]
+            if len(free) < 3:
+                continue
+            return (
+                [card(s, r) for s in rng.sample(free, 3)],
+                QUAD_VALUE[r],
+                "three_of_a_kind_counted",
+            )
+        s = rng.randrange(4)
+        if kind == "gap":
+            a = rng.randrange(0, 6)
+            gap = rng.choice((1, 2))
+            cards = [card(s, k) for k in (a, a + 1, a + 2, a + 3) if k != a + gap]
+            tag = "gap_in_sequence"
+        else:
+            cards = [card(s, 4), card(s, 6), card(s, 7)]
+            tag = "under_left_out_of_order"
+        if not mask_of(cards) & used:
+            return cards, SEQ_VALUE[3], tag
+    return None
+
+
+# The hands of ``single_sequence``, ``several_melds``, ``four_of_a_kind`` and
+# ``no_meld`` questions are dealt as a chain: two features, each a real meld or a
+# look-alike (a sequence, or cards with a gap; four of a kind, or three), and as
+# choices the announcement with
+# no feature real (0), with the lower one real, and with both. Each of the three is
+# right a third of the time (the hand is dealt to fit), and each wrong one is the
+# answer of a slip: a meld overlooked (less), a look-alike read as a meld (more).
+CHAIN_CATEGORIES = ("single_sequence", "several_melds", "four_of_a_kind", "no_meld")
+CHAIN_PAIRS = (("run3", "quad", 3), ("run4", "quad", 2), ("run3", "run", 2), ("quad", "quad", 1))
+
+
+def _chain_spec(rng: random.Random, kind: str, above: int = 0) -> tuple[str, int, bool]:
+    """What a feature of ``kind`` is (worth more than ``above``): ``("quad", rank, _)``
+    or ``("run", length, 10-Ober-king look-alike)``."""
+    if kind == "quad":
+        ranks = [k for k in WEIGHTED_QUAD_RANKS if QUAD_VALUE[k] > above]
+        if not ranks:
+            raise Retry("no four of a kind worth more")
+        return "quad", rng.choice(ranks), False
+    lengths = [k for k in (4, 5) if SEQ_VALUE[k] > above]
+    if kind == "run" and not lengths:
+        raise Retry("no sequence worth more")
+    n = {"run3": 3, "run4": 4}.get(kind) or rng.choice(lengths)
+    return "run", n, n == 3 and rng.random() < 0.4
+
+
+def _chain_feature(
+    rng: random.Random, spec: tuple[str, int, bool], other: tuple[str, int, bool] | None
+) -> tuple:
+    """Cards for a feature ``spec`` that can never touch the ``other`` feature's
+    (another suit, no rank next to its four of a kind): (real cards, look-alike cards,
+    value, the look-alike's slip). :class:`NoChain` when there are none."""
+    what, size, ober = spec
+    if what == "quad":
+        real = quad(size)
+        return real, rng.sample(real, 3), QUAD_VALUE[size], "three_of_a_kind_counted"
+    near = set()
+    if other is not None and other[0] == "quad":
+        near = {other[1] - 1, other[1], other[1] + 1}
+    # the look-alike: the same number of cards in pairs with a gap between them
+    # (6 7 _ 9, or 6 7 _ 9 10 _ Ober), or 10, Ober, king for 10, Under, Ober
+    ranks = [k + k // 2 for k in range(size)]
+    width = 4 if ober else max(ranks[-1] + 1, size)
+    starts = [4] if ober else list(range(0, 10 - width))
+    starts = [st for st in starts if not near & set(range(st - 1, st + width + 1))]
+    if not starts:
+        raise NoChain("no cards for the feature")
+    s = rng.randrange(4)
+    start = rng.choice(starts)
+    real = run(s, start, size)
+    if ober:
+        return real, [card(s, 4), card(s, 6), card(s, 7)], SEQ_VALUE[3], "under_left_out_of_order"
+    look = [card(s, start + k) for k in ranks]
+    return real, look, SEQ_VALUE[size], "gap_in_sequence"
+
+
+class NoChain(Retry):  # noqa: N818 - a Retry
+    """The two features of a chain cannot be dealt apart: draw other features."""
+
+
+def _weis_value_chain(
+    rng: random.Random, rules: RuleSet
+) -> tuple[list[Card], str, int, list[tuple[int, str]]]:
+    # what the two features are (so the three values) and how many of them are real
+    # are drawn first and kept while hands are dealt: the values shown must not
+    # depend on which of them is right
+    low_kind, high_kind = weighted(rng, [((lo, hi), w) for lo, hi, w in CHAIN_PAIRS])  # type: ignore[misc]
+    for _ in range(20):
+        try:
+            low = _chain_spec(rng, low_kind)
+            high = _chain_spec(rng, high_kind, _spec_value(low))
+            if high[0] == "quad" and low[2]:  # 10, Under, Ober touch every four of a kind
+                low = (low[0], low[1], False)
+            break
+        except Retry:
+            continue
+    else:
+        raise Retry("no chain of values")
+    real_count = rng.randrange(3)  # 0: none, 1: the lower one, 2: both
+    for _attempt in range(100):
+        try:
+            found = _chain_hand(rng, low, high, real_count)
+        except NoChain:
+            raise
+        except Retry:
+            continue
+        break
+    else:
+        raise Retry("no chain hand")
+    hand, features = found
+    values = [0, features[0][2], features[1][2]]
+    picked: list[tuple[int, str]] = []
+    for k, value in enumerate(values):
+        if k < real_count:
+            picked.append((value, "meld_overlooked"))
+        elif k > real_count:
+            picked.append((value, features[k - 1][3]))
+    return hand, rng.choice(ALL_CONTRACTS), values[real_count], picked
+
+
+def _spec_value(spec: tuple[str, int, bool]) -> int:
+    return QUAD_VALUE[spec[1]] if spec[0] == "quad" else SEQ_VALUE[spec[1]]
+
+
+def _chain_hand(
+    rng: random.Random, low: tuple, high: tuple, real_count: int
+) -> tuple[list[Card], list[tuple]]:
+    a = _chain_feature(rng, low, high)
+    for _ in range(40):
+        b = _chain_feature(rng, high, low)
+        if low[0] == "quad" or high[0] == "quad" or a[0][0].suit != b[0][0].suit:
+            break  # two sequences: in two suits
+    else:
+        raise NoChain("no second sequence")
+    core: list[Card] = []
+    planned: list[list[Card]] = []
+    for i, (real, look, _value, _tag) in enumerate((a, b)):
+        if i < real_count:
+            core += real
+            planned.append(real)
+        else:
+            core += look
+    if len(core) > 9 or not check_planned(core, planned):
+        raise Retry("the chain does not fit a hand")
     hand = fill_hand(rng, core)
     if not check_planned(hand, planned):
         raise Retry("extra meld")
+    return hand, [a, b]
+
+
+def build_weis_value(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
+    category = WEIS_VALUE_CATEGORIES[seed % len(WEIS_VALUE_CATEGORIES)]
+    if category in CHAIN_CATEGORIES:
+        hand, contract, answer, picked = _weis_value_chain(rng, rules)
+    else:
+        hand, contract, answer, picked = _weis_value_ranked(rng, category, rules)
     inputs = {"hand": codes(hand), "contract": contract}
     solved = solve_weis_value(inputs, rules)
-    answer = solved.value["points"]
+    assert solved.value["points"] == answer
     melds = find_melds(hand, rules)
-    all_melds = find_melds(hand, dataclasses.replace(rules, low_quads_score=True))
-    best = explain_best_meld(hand, contract, rules).best
-    factor = rules.factor(contract)
-    pairs = _kreuzweis_pairs(melds)
-
-    specific: list[tuple[int, str]] = []
-    generic: list[tuple[int, str]] = []
-    if pairs:
-        quads_in_pairs = [q for q, _ in pairs]
-        seqs_in_pairs = [s for _, s in pairs]
-        specific.append(
-            (
-                _max_points([m for m in melds if m not in quads_in_pairs]),
-                "kreuzweis_four_of_a_kind_missed",
-            )
-        )
-        specific.append(
-            (_max_points([m for m in melds if m not in seqs_in_pairs]), "kreuzweis_sequence_missed")
-        )
-    low = [m for m in all_melds if _is_low_quad(m)]
-    if low:
-        if rules.low_quads_score:
-            specific.append(
-                (_max_points([m for m in melds if not _is_low_quad(m)]), "low_quads_not_counted")
-            )
-        else:
-            specific.append((_max_points(all_melds), "low_quads_counted"))
-            if best is None:  # four 6s, 7s or 8s alone: worth nothing under this rule set
-                specific.append((50, "four_cards_read_as_sequence"))
-                quad_cards = low[0].cards
-                specific.append(
-                    (sum(card_points(c, contract) for c in quad_cards), "card_points_counted")
-                )
-    if len(melds) >= 2:
-        (specific if category == "several_melds" else generic).insert(
-            0, (sum(m.points for m in melds), "sum_of_melds")
-        )
-    specific.extend(near)
-    if best is not None:
-        if best.kind is MeldKind.FOUR_OF_A_KIND:
-            r = best.cards[0].rank.index
-            if r == RANK_J:
-                generic.append((150, "puur_and_nell_fours_swapped"))
-                generic.append((100, "every_four_of_a_kind_is_100"))
-            elif r == RANK_9:
-                generic.append((200, "puur_and_nell_fours_swapped"))
-                generic.append((100, "every_four_of_a_kind_is_100"))
-            generic.append((50, "four_cards_read_as_sequence"))
-        else:
-            n = len(best.cards)
-            if n < 9:
-                generic.append((SEQ_VALUE[n + 1], "run_counted_one_card_too_long"))
-            if n > 3:
-                generic.append((SEQ_VALUE[n - 1], "run_counted_one_card_too_short"))
-        generic.append((sum(card_points(c, contract) for c in best.cards), "card_points_counted"))
-        if factor > 1:
-            generic.append((answer * factor, "factor_applied_to_announcement"))
-    distractors = [({"points": v}, tag) for v, tag in specific + generic]
-
     rules_tested = ["R5.1", "R5.2", "R5.4"]
-    if pairs:
+    if _kreuzweis_pairs(melds):
         rules_tested.append("R5.3")
     if len(melds) >= 2:
         rules_tested.append("R5.5")
@@ -322,10 +449,154 @@ def build_weis_value(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
         inputs=inputs,
         prompt={"preset": _preset(rules)},
         answer=solved.value,
-        distractors=distractors,
+        distractors=[({"points": value}, tag) for value, tag in picked],
         explanation=solved.explanation,
         rules_tested=rules_tested,
     )
+
+
+def _weis_value_ranked(
+    rng: random.Random, category: str, rules: RuleSet
+) -> tuple[list[Card], str, int, list[tuple[int, str]]]:
+    """Kreuzweis, four 6s/7s/8s: the mistakes' answers around the answer, its place
+    among the three choices drawn among the places they reach."""
+    alone = category == "low_quads" and rng.random() < LOW_ALONE
+    hand, contract, answer, pool, extra = _weis_value_attempt(rng, category, alone, rules)
+    # "0" is right only for four 6s, 7s or 8s alone under W-EN here; beside the other
+    # answers it is shown where a place needs it, and (W-EN) so often that it is
+    # right about a third of the times shown
+    zero_share = (0 if rules.low_quads_score else LOW_ALONE) / (
+        len(WEIS_VALUE_CATEGORIES) - len(CHAIN_CATEGORIES)
+    )
+    must: list[tuple[int, str]] = []
+    for value, tag in extra:
+        if (tag == "card_points_counted" and rng.random() < CARD_POINTS_SHOWN) or (
+            tag == "factor_applied_to_announcement" and rng.random() < FACTOR_SHOWN
+        ):
+            must.append((value, tag))
+    zero = [(0, "")] if answer > 0 else []  # "no meld seen": when a place needs it
+    reach = ranks_within_reach(answer, [*pool, *must, *zero], lambda x: x, WV_SIZE)
+    if not reach:
+        raise Retry("too few mistakes")
+    weights = WV_RANK_WEIGHTS[rules.low_quads_score]
+    rank = int(weighted(rng, [(r, weights[r]) for r in reach]))  # type: ignore[call-overload]
+    if answer > 0 and rank > 0:
+        zero_shown = min(1.0, zero_share * WV_ZERO_SHOWN)
+        if rng.random() < zero_shown or not ranks_within_reach(
+            answer, [*pool, *must], lambda x: x, WV_SIZE
+        ).count(rank):
+            must.append((0, "meld_overlooked"))
+    picked = pick_around(rng, answer, pool, lambda x: x, WV_SIZE, rank, must)
+    if picked is None:
+        raise Retry("the mistakes do not fit")
+    return hand, contract, answer, picked
+
+
+def _weis_value_attempt(
+    rng: random.Random, category: str, alone: bool, rules: RuleSet
+) -> tuple[list[Card], str, int, list[tuple[int, str]], list[tuple[int, str]]]:
+    """A hand of ``category`` with near misses, its answer, the mistakes' answers
+    (``pool``) and the rarely shown ones (``extra``: card points, the factor)."""
+    contract = rng.choice(ALL_CONTRACTS)
+    hand, near = _weis_value_hand(rng, category, alone)
+    melds = find_melds(hand, rules)
+    best = explain_best_meld(hand, contract, rules).best
+    answer = 0 if best is None else best.points
+    pool = _weis_melds_pool(hand, melds, best, rules)
+    pool += [(max(answer, value), tag) for value, tag in near]  # announced if worth more
+    extra: list[tuple[int, str]] = []
+    if best is None:
+        low = [m for m in find_melds(hand, dataclasses.replace(rules, low_quads_score=True))]
+        if low:  # four 6s, 7s or 8s alone, worth nothing under this rule set
+            cards_points = sum(card_points(c, contract) for c in low[0].cards)
+            extra.append((cards_points, "card_points_counted"))
+    else:
+        pool += _weis_best_pool(rng, best, runs=category != "low_quads")
+        extra.append((sum(card_points(c, contract) for c in best.cards), "card_points_counted"))
+        if rules.factor(contract) > 1:
+            extra.append((answer * rules.factor(contract), "factor_applied_to_announcement"))
+    return hand, contract, answer, pool, extra
+
+
+def _weis_value_hand(
+    rng: random.Random, category: str, alone: bool
+) -> tuple[list[Card], list[tuple[int, str]]]:
+    """A hand of ``category`` with near misses planted, and the near misses."""
+    if category == "low_quads":
+        core, planned, near = _wv_low(rng, alone)
+    else:
+        core, planned, near = _WV_BUILDERS[category](rng)
+    near = list(near)
+    used = mask_of(core)
+    for kind in rng.choice(NEAR_PLANTS):
+        found = _near_miss(rng, used, kind)
+        if found is None:
+            continue
+        cards, value, tag = found
+        if len(core) + len(cards) > 9:
+            break
+        core = core + cards
+        used |= mask_of(cards)
+        near.append((value, tag))
+    if len(set(core)) != len(core) or len(core) > 9:
+        raise Retry("core does not fit a hand")
+    if not check_planned(core, planned):
+        raise Retry("planned melds merge")
+    hand = fill_hand(rng, core)
+    if not check_planned(hand, planned):
+        raise Retry("extra meld")
+    return hand, near
+
+
+def _weis_melds_pool(
+    hand: Sequence[Card], melds: Sequence[Meld], best: Meld | None, rules: RuleSet
+) -> list[tuple[int, str]]:
+    """The slips about which melds count: Kreuzweis, four 6s/7s/8s, the sum."""
+    pool: list[tuple[int, str]] = []
+    pairs = _kreuzweis_pairs(melds)
+    if pairs:
+        quads_in_pairs = [q for q, _ in pairs]
+        seqs_in_pairs = [sq for _, sq in pairs]
+        pool.append(
+            (
+                _max_points([m for m in melds if m not in quads_in_pairs]),
+                "kreuzweis_four_of_a_kind_missed",
+            )
+        )
+        pool.append(
+            (_max_points([m for m in melds if m not in seqs_in_pairs]), "kreuzweis_sequence_missed")
+        )
+    all_melds = find_melds(hand, dataclasses.replace(rules, low_quads_score=True))
+    if any(_is_low_quad(m) for m in all_melds):
+        if rules.low_quads_score:
+            others = [m for m in melds if not _is_low_quad(m)]
+            pool.append((_max_points(others), "low_quads_not_counted"))
+        else:
+            pool.append((_max_points(all_melds), "low_quads_counted"))
+            if best is None:
+                pool.append((50, "four_cards_read_as_sequence"))
+    if len(melds) >= 2:
+        pool.append((sum(m.points for m in melds), "sum_of_melds"))
+    return pool
+
+
+def _weis_best_pool(rng: random.Random, best: Meld, *, runs: bool) -> list[tuple[int, str]]:
+    """The slips about the best meld's value (a sequence one card longer with
+    ``runs``: beside four 6s/7s/8s and a sequence, 100 and the sequence's 50, it would
+    put the answer amid numbers 50 apart, a clue)."""
+    pool: list[tuple[int, str]] = []
+    if best.kind is MeldKind.FOUR_OF_A_KIND:
+        r = best.cards[0].rank.index
+        if r in (RANK_J, RANK_9):
+            pool.append((150 if r == RANK_J else 200, "puur_and_nell_fours_swapped"))
+            pool.append((100, "every_four_of_a_kind_is_100"))
+        if rng.random() < FOUR_AS_SEQUENCE_SHOWN:
+            pool.append((50, "four_cards_read_as_sequence"))
+        return pool
+    n = len(best.cards)
+    if runs and n < 9:
+        pool.append((SEQ_VALUE[n + 1], "run_counted_one_card_too_long"))
+    return pool
 
 
 WEIS_VALUE = Kind(
@@ -346,9 +617,9 @@ WEIS_VALUE = Kind(
         "every_four_of_a_kind_is_100",
         "four_cards_read_as_sequence",
         "run_counted_one_card_too_long",
-        "run_counted_one_card_too_short",
         "card_points_counted",
         "factor_applied_to_announcement",
+        "meld_overlooked",
     ),
 )
 
@@ -377,6 +648,7 @@ class _Plan:
 
     def __init__(self) -> None:
         self.melds: list[list[list[Card]]] = [[], [], [], []]
+        self.extra: list[list[Card]] = [[], [], [], []]  # near misses: no meld
         self.used = 0
 
     def add(self, seat: int, cards: Sequence[Card]) -> None:
@@ -394,10 +666,40 @@ class _Plan:
         self.add(seat, cards)
         return cards
 
+    def add_near_miss(self, rng: random.Random, seat: int, kind: str) -> int:
+        """Cards in ``seat`` that are no meld but look like one: three of a kind
+        (``three``, read as four of a kind) or three cards of a suit with a gap
+        (``gap``, read as a sequence of three). Returns what the slip would add."""
+        for _ in range(30):
+            if kind == "three":
+                r = rng.choice(HIGH_QUAD_RANKS)
+                free = [s for s in range(4) if not card(s, r).bit & self.used]
+                if len(free) < 3:
+                    continue
+                cards = [card(s, r) for s in rng.sample(free, 3)]
+                value = QUAD_VALUE[r]
+            else:
+                s = rng.randrange(4)
+                a = rng.randrange(0, 6)
+                gap = rng.choice((1, 2))
+                cards = [card(s, k) for k in (a, a + 1, a + 2, a + 3) if k != a + gap]
+                value = SEQ_VALUE[3]
+                if mask_of(cards) & self.used:
+                    continue
+            core = sorted(
+                {c for m in self.melds[seat] for c in m} | set(self.extra[seat]) | set(cards)
+            )
+            if len(core) > 9 or not check_planned(core, self.melds[seat]):
+                continue  # no room, or it would make a meld with the seat's cards
+            self.used |= mask_of(cards)
+            self.extra[seat].extend(cards)
+            return value
+        raise Retry("no room for a near miss")
+
     def deal(self, rng: random.Random) -> list[list[Card]]:
         cores = []
         for seat in range(4):
-            core = sorted({c for m in self.melds[seat] for c in m})
+            core = sorted({c for m in self.melds[seat] for c in m} | set(self.extra[seat]))
             if len(core) > 9 or not check_planned(core, self.melds[seat]):
                 raise Retry("planned melds do not fit one hand")
             cores.append(core)
@@ -530,90 +832,269 @@ _WW_BUILDERS = {
 }
 
 
-def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
-    category = WHO_WRITES_CATEGORIES[seed % len(WHO_WRITES_CATEGORIES)]
+# The choices of a who-writes question: WW_SIZE of them, the answer at a place among
+# them sorted by points drawn evenly, and in OTHER_TEAM_SHOWN of the questions the
+# other team writing its own melds. The wrong choices of the writing team are its
+# melds counted wrongly (too few: a meld or a partner left out, the factor
+# forgotten; too many: the other team's melds added, a near miss counted as a meld,
+# a sequence one card longer). Seen only as values, the other team's one choice beside
+# three of the writing team would let a pupil bet on the team that appears most
+# often: that gains 1/3 - 1/4 where it is shown, so it is shown in a fifth of the
+# questions (the others show the writing team only, the question then is how much)
+WW_SIZE = 4
+# (Undenufe questions show it mostly: there it is the Undenufe order read the other
+# way, the slip those questions are about)
+OTHER_TEAM_SHOWN = {"undenufe": 0.75}
+NOBODY_SHOWN = 0.2  # at a tie of the best melds: "nobody writes"
+NEAR_MISSES = ((), ("three",), ("gap",), ("three", "gap"))
+# Where the answer stands among the four choices sorted by points (0 = the fewest),
+# by category: a single meld of the writing team has few slips that count less, so
+# those categories put the answer low and the others make up for it, for a place
+# spread evenly over all questions. With a factor the factor forgotten (less) is
+# shown, so the answer is rarely the smallest there.
+WW_RANKS = {
+    "small_melds_lose": (0.5, 0.5, 0.0, 0.0),
+    "partners_both_meld": (0.05, 0.1, 0.35, 0.5),
+    "kreuzweis": (0.05, 0.1, 0.35, 0.5),
+    "undenufe": (0.35, 0.35, 0.3, 0.0),
+    "factor": (0.1, 0.15, 0.3, 0.45),
+    "ladder_tie": (0.4, 0.4, 0.2, 0.0),
+}
+# With a factor the factor forgotten (below the answer) is shown whenever the answer
+# is not the smallest choice: 83 % of the time; the other places share the rest.
+# Only the writing team is shown then (its factor forgotten beside the other team
+# would make it the team shown most often).
+WW_RANKS_FACTORED = {
+    "small_melds_lose": (0.18, 0.45, 0.37, 0.0),
+    "partners_both_meld": (0.16, 0.18, 0.26, 0.4),
+    "kreuzweis": (0.16, 0.18, 0.26, 0.4),
+    "undenufe": (0.18, 0.27, 0.2, 0.35),
+    "factor": (0.16, 0.27, 0.33, 0.24),
+    "ladder_tie": (0.18, 0.27, 0.2, 0.35),
+}
+
+
+def _ww_deal(
+    rng: random.Random,
+    seed: int,
+    rules: RuleSet,
+    category: str,
+    factored: bool,
+    near_misses: Sequence[str] = (),
+) -> tuple[list[list[Card]], str, Any, list[tuple[int, int]]]:
+    """A deal for ``category`` in a contract with a factor (or without); the near
+    misses planted in the writing team's hands (seat, value each would add if read as
+    a meld)."""
     plan = _Plan()
     w = rng.randrange(2)
     contract = _WW_BUILDERS[category](rng, rules, plan, w)
+    if (rules.factor(contract) > 1) != factored:
+        if category not in ("small_melds_lose", "partners_both_meld", "kreuzweis"):
+            raise Retry("the contract has the wrong factor")
+        # these deals do not depend on the contract: take one that fits
+        contract = rng.choice([c for c in ALL_CONTRACTS if (rules.factor(c) > 1) == factored])
+    near: list[tuple[int, int]] = []
+    for kind in near_misses:
+        seat = w + 2 * rng.randrange(2)
+        near.append((seat, plan.add_near_miss(rng, seat, kind)))
     hands = plan.deal(rng)
-    inputs = {"hands": [codes(h) for h in hands], "contract": contract}
-    solved = solve_who_writes(inputs, rules)
     result = resolve_weis(hands, contract, rules)
     if result.team is None:
         raise Retry("nobody writes")
-    win, lose = result.team, 1 - result.team
-    factor = result.factor
-    melds = result.melds
-    sums = [sum(m.points for seat in (t, t + 2) for m in melds[seat]) for t in (0, 1)]
-    if category == "small_melds_lose" and not sums[lose] > sums[win]:
-        raise Retry("the losing team's melds do not sum to more")
-    if category == "ladder_tie" and result.step not in (Step.TRUMP, Step.SEAT):
-        raise Retry("not a tie up to TRUMP")
-    pairs = _kreuzweis_pairs([m for seat in (win, win + 2) for m in melds[seat]])
-    if category == "kreuzweis" and not pairs:
-        raise Retry("no Kreuzweis in the writing team")
-    flipped = None
-    if Contract.parse(contract) is Contract.UNDENUFE:
-        other = dataclasses.replace(rules, undenufe_reverses_weis=not rules.undenufe_reverses_weis)
-        flipped = resolve_weis(hands, contract, other)
-        if category == "undenufe" and flipped.team == result.team:
-            raise Retry("the Undenufe order does not matter here")
+    # (when the other team writes after all, the category's checks decide)
+    return hands, contract, result, [(seat, v) for seat, v in near if seat % 2 == result.team]
 
-    def v(team: int | None, points: int) -> dict[str, Any]:
-        return {"team": team, "points": points}
 
-    best_only = v(win, result.best.points * factor)  # type: ignore[union-attr]
-    holder = result.best_seat
-    assert holder is not None
-    holder_only = v(win, sum(m.points for m in melds[holder]) * factor)
-    announced = v(win, sum(melds[s][0].points for s in (win, win + 2) if melds[s]) * factor)
-    losing = v(lose, sums[lose] * factor)
-    losing_tag = "team_with_more_points_writes" if sums[lose] > sums[win] else "losing_team_writes"
-    both = v(win, (sums[0] + sums[1]) * factor)
-    distractors: list[tuple[Any, str]] = []
-    if category == "small_melds_lose":
-        distractors += [(losing, losing_tag), (both, "both_teams_added")]
-    elif category == "partners_both_meld":
-        distractors += [
-            (best_only, "best_meld_only"),
-            (holder_only, "partner_melds_forgotten"),
-            (announced, "announced_values_only"),
-        ]
-    elif category == "ladder_tie":
-        distractors += [(losing, "wrong_team_at_tie"), (v(None, 0), "tie_nobody_writes")]
-    if pairs:
-        lost = min(min(q.points, s.points) for q, s in pairs)
-        distractors.append((v(win, (sums[win] - lost) * factor), "kreuzweis_counted_once"))
-    if flipped is not None and flipped.team != result.team:
-        distractors.append((v(flipped.team, flipped.scored), "undenufe_order_wrong"))
-    if factor > 1:
-        distractors.insert(
-            0 if category == "factor" else len(distractors), (v(win, sums[win]), "factor_forgotten")
-        )
-    if sums[lose]:
-        distractors += [(losing, losing_tag), (both, "both_teams_added")]
-    distractors += [
-        (best_only, "best_meld_only"),
-        (holder_only, "partner_melds_forgotten"),
-        (announced, "announced_values_only"),
-    ]
+def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
+    category = WHO_WRITES_CATEGORIES[seed % len(WHO_WRITES_CATEGORIES)]
+    with_factor = [c for c in ALL_CONTRACTS if rules.factor(c) > 1]
+    factored = bool(with_factor) and (
+        category == "factor" or rng.random() < len(with_factor) / len(ALL_CONTRACTS)
+    )
+    # the factor forgotten is the most telling slip where there is a factor: it is
+    # below the answer, so the answer is less often the smallest choice there
+    show_other = not factored and rng.random() < OTHER_TEAM_SHOWN.get(category, 0.2)
+    show_nobody = category == "ladder_tie" and rng.random() < NOBODY_SHOWN
+    weights = (WW_RANKS_FACTORED if factored else WW_RANKS)[category]
+    size = len(weights)
+    if show_other or show_nobody:
+        # the answer's place among the writing team's choices, evenly (the other
+        # team's choice, or "nobody", falls where it falls)
+        weights = tuple(1.0 for _ in range(size - show_other - show_nobody))
+    rank = int(weighted(rng, list(enumerate(weights))))  # type: ignore[call-overload]
+    for _attempt in range(200):
+        try:
+            # near misses add slips above the answer: more of them where it stands low
+            plants = rng.choice(NEAR_MISSES[: len(NEAR_MISSES) - rank] or NEAR_MISSES[:1])
+            if rank == 0 and rng.random() < 0.7:
+                plants = NEAR_MISSES[-1]
+            hands, contract, result, near = _ww_deal(rng, seed, rules, category, factored, plants)
+            picked = _ww_choices(
+                rng,
+                rules,
+                category,
+                hands,
+                contract,
+                result,
+                near,
+                size,
+                rank,
+                show_other,
+                show_nobody,
+            )
+        except Retry:
+            continue
+        if picked is not None:
+            break
+    else:
+        raise Retry("no deal fits the choices")
+    inputs = {"hands": [codes(h) for h in hands], "contract": contract}
+    solved = solve_who_writes(inputs, rules)
+    win = result.team
+    pairs = _kreuzweis_pairs([m for seat in (win, win + 2) for m in result.melds[seat]])
     rules_tested = ["R5.4", "R5.5", "R5.6"]
     if pairs:
         rules_tested.insert(0, "R5.3")
-    if factor > 1:
+    if result.factor > 1:
         rules_tested.append("R4.5")
     return Draft(
         inputs=inputs,
         prompt={
             "preset": _preset(rules),
-            "factor": factor,
-            "melds": [[codes(m.cards) for m in seat_melds] for seat_melds in melds],
+            "factor": result.factor,
+            "melds": [[codes(m.cards) for m in seat_melds] for seat_melds in result.melds],
         },
         answer=solved.value,
-        distractors=distractors,
+        distractors=picked,
         explanation=solved.explanation,
         rules_tested=rules_tested,
     )
+
+
+def _ww_team(team: int | None, points: int) -> dict[str, Any]:
+    return {"team": team, "points": points}
+
+
+def _ww_check(
+    rules: RuleSet, category: str, hands: list[list[Card]], contract: str, result: Any
+) -> Any:
+    """Raise :class:`Retry` unless the deal is one of ``category``; the result with the
+    other Undenufe order (None in other contracts)."""
+    win, lose = result.team, 1 - result.team
+    sums = [sum(m.points for seat in (t, t + 2) for m in result.melds[seat]) for t in (0, 1)]
+    if category == "small_melds_lose" and not sums[lose] > sums[win]:
+        raise Retry("the losing team's melds do not sum to more")
+    if category == "ladder_tie" and result.step not in (Step.TRUMP, Step.SEAT):
+        raise Retry("not a tie up to TRUMP")
+    own = [m for seat in (win, win + 2) for m in result.melds[seat]]
+    if category == "kreuzweis" and not _kreuzweis_pairs(own):
+        raise Retry("no Kreuzweis in the writing team")
+    if Contract.parse(contract) is not Contract.UNDENUFE:
+        return None
+    other = dataclasses.replace(rules, undenufe_reverses_weis=not rules.undenufe_reverses_weis)
+    flipped = resolve_weis(hands, contract, other)
+    if category == "undenufe" and flipped.team == result.team:
+        raise Retry("the Undenufe order does not matter here")
+    return flipped
+
+
+def _ww_pool(result: Any, near: list[tuple[int, int]]) -> list[tuple[Any, str]]:
+    """The writing team's melds counted wrongly (the factor applied)."""
+    win, lose, factor, melds = result.team, 1 - result.team, result.factor, result.melds
+    sums = [sum(m.points for seat in (t, t + 2) for m in melds[seat]) for t in (0, 1)]
+    own = [m for seat in (win, win + 2) for m in melds[seat]]
+    pool: list[tuple[Any, str]] = []
+    pairs = _kreuzweis_pairs(own)
+    if pairs:  # first: where it gives the same points as another slip, it is the clue
+        lost = min(min(q.points, sq.points) for q, sq in pairs)
+        pool.append((_ww_team(win, (sums[win] - lost) * factor), "kreuzweis_counted_once"))
+    if sums[lose]:
+        pool.append((_ww_team(win, (sums[0] + sums[1]) * factor), "both_teams_added"))
+    holder = result.best_seat
+    assert holder is not None and result.best is not None
+    pool.append((_ww_team(win, result.best.points * factor), "best_meld_only"))
+    holder_points = sum(m.points for m in melds[holder])
+    pool.append((_ww_team(win, holder_points * factor), "partner_melds_forgotten"))
+    announced = sum(melds[s][0].points for s in (win, win + 2) if melds[s])
+    pool.append((_ww_team(win, announced * factor), "announced_values_only"))
+    runs = [m for m in own if m.kind is MeldKind.SEQUENCE]
+    if runs:
+        n = len(max(runs, key=lambda m: m.points).cards)
+        if n < 9:
+            longer = sums[win] + SEQ_VALUE[n + 1] - SEQ_VALUE[n]
+            pool.append((_ww_team(win, longer * factor), "run_counted_one_card_too_long"))
+        if n > 3:
+            shorter = sums[win] - SEQ_VALUE[n] + SEQ_VALUE[n - 1]
+            pool.append((_ww_team(win, shorter * factor), "run_counted_one_card_too_short"))
+    for _seat, extra in near:
+        tag = "three_of_a_kind_counted" if extra != SEQ_VALUE[3] else "gap_in_sequence"
+        pool.append((_ww_team(win, (sums[win] + extra) * factor), tag))
+    # a slip whose points are twice or three times the answer's, or a half or a third,
+    # would look like the factor at work (a pupil would take the pair for a clue)
+    answer = sums[win] * factor
+    return [(x, tag) for x, tag in pool if not _looks_factored(x["points"], answer)]
+
+
+def _ww_other_team(result: Any, category: str, flipped: Any) -> tuple[Any, str] | None:
+    """The other team writing its own melds, and why a learner would think so."""
+    win, lose = result.team, 1 - result.team
+    sums = [sum(m.points for seat in (t, t + 2) for m in result.melds[seat]) for t in (0, 1)]
+    if not sums[lose]:
+        return None
+    if flipped is not None and flipped.team == lose:
+        tag = "undenufe_order_wrong"
+    elif category == "ladder_tie":
+        tag = "wrong_team_at_tie"
+    elif sums[lose] > sums[win]:
+        tag = "team_with_more_points_writes"
+    else:
+        tag = "losing_team_writes"
+    return _ww_team(lose, sums[lose] * result.factor), tag
+
+
+def _ww_choices(
+    rng: random.Random,
+    rules: RuleSet,
+    category: str,
+    hands: list[list[Card]],
+    contract: str,
+    result: Any,
+    near: list[tuple[int, int]],
+    size: int,
+    rank: int,
+    show_other: bool,
+    show_nobody: bool,
+) -> list[tuple[Any, str]] | None:
+    flipped = _ww_check(rules, category, hands, contract, result)
+    win, factor = result.team, result.factor
+    own_sum = sum(m.points for seat in (win, win + 2) for m in result.melds[seat])
+    answer = own_sum * factor
+    pool = _ww_pool(result, near)
+    extras: list[tuple[Any, str]] = []  # not the writing team: outside the ranking
+    if show_other:
+        other = _ww_other_team(result, category, flipped)
+        if other is None:
+            return None
+        extras.append(other)
+    if show_nobody:
+        extras.append((_ww_team(None, 0), "tie_nobody_writes"))
+    # the answer's place was drawn before the deal: a deal that cannot give it is
+    # dealt again (the place must not depend on the deal)
+    points = lambda x: x["points"]  # noqa: E731
+    own_size = size - len(extras)
+    factor_item = [(_ww_team(win, own_sum), "factor_forgotten")] if factor > 1 else []
+    if rank not in ranks_within_reach(answer, [*pool, *factor_item], points, own_size):
+        return None
+    must = factor_item if factor_item and rank > 0 else []
+    picked = pick_around(rng, answer, pool, points, own_size, rank, must, avoid_midpoint=True)
+    if picked is None or any(points(x) in (points(y) for y, _ in picked) for x, _ in extras):
+        return None  # the other team's points beside the same points: a clue too
+    return picked + extras
+
+
+def _looks_factored(points: int, answer: int) -> bool:
+    lo, hi = sorted((points, answer))
+    return lo > 0 and hi in (2 * lo, 3 * lo)
 
 
 WHO_WRITES = Kind(
@@ -633,6 +1114,10 @@ WHO_WRITES = Kind(
         "factor_forgotten",
         "wrong_team_at_tie",
         "tie_nobody_writes",
+        "run_counted_one_card_too_long",
+        "run_counted_one_card_too_short",
+        "three_of_a_kind_counted",
+        "gap_in_sequence",
     ),
 )
 
@@ -779,66 +1264,102 @@ _LS_BUILDERS = {
 }
 
 
+# (step, the first meld wins): what ``seed % 9`` aims at. At SEAT the first meld
+# always wins (the lower seat announced first); at every other step either may.
+LADDER_CASES: tuple[tuple[Step, bool], ...] = tuple(
+    (step, first) for step in STEPS for first in (True, False) if step is not Step.SEAT or first
+)
+# how often a SEAT question also shows the later seat winning (the only choice that
+# can never be right, so it is kept rare: see :func:`build_ladder_step`)
+LATER_SEAT_SHOWN = 0.15
+
+
+def _ladder_tag(
+    value: tuple[Step, int],
+    answer: tuple[Step, int],
+    specific: Mapping[tuple[Step, int], str],
+) -> str:
+    """The mistake behind a (step, winner) choice: a specific one when it gives exactly
+    this value, else which way the step and the winner are off."""
+    if value in specific:
+        return specific[value]
+    step, seat = value
+    if step is answer[0]:
+        return "wrong_winner"
+    later = step.number > answer[0].number
+    if seat == answer[1]:
+        return "later_step_named" if later else "earlier_step_named"
+    return "later_step_and_wrong_winner" if later else "earlier_step_and_wrong_winner"
+
+
 def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
-    wanted = STEPS[seed % len(STEPS)]
+    wanted, first_wins = LADDER_CASES[seed % len(LADDER_CASES)]
     a_cards, b_cards, contract = _LS_BUILDERS[wanted](rng, rules)
     a_seat = rng.randrange(4)
     b_seat = other_team_seat(rng, a_seat)
-    if wanted is Step.TRUMP and rng.random() < 0.7:
-        # the trump run at the later seat, so that SEAT would give the other answer
-        a_seat, b_seat = max(a_seat, b_seat), min(a_seat, b_seat)
-    pair = sorted([(a_seat, codes(a_cards)), (b_seat, codes(b_cards))])
+    low, high = min(a_seat, b_seat), max(a_seat, b_seat)
+    c = Contract.parse(contract)
+    reverse = c is Contract.UNDENUFE and rules.undenufe_reverses_weis
+    # steps 1-4 do not look at the seats: seat the winning meld where the case wants it
+    if _walk((Meld.of(a_cards), low), (Meld.of(b_cards), high), c, reverse) != (wanted, low):
+        a_cards, b_cards = b_cards, a_cards
+    pair = [(low, codes(a_cards)), (high, codes(b_cards))]
+    if not first_wins:
+        pair = [(low, pair[1][1]), (high, pair[0][1])]
     inputs = {
-        "melds": [{"seat": s, "cards": c} for s, c in pair],
+        "melds": [{"seat": s, "cards": cs} for s, cs in pair],
         "contract": contract,
     }
     solved = solve_ladder_step(inputs, rules)
     step = Step(solved.value["step"])
-    if step is not wanted:
-        raise Retry("another step decides")
     winner = solved.value["winner"]
-    c = Contract.parse(contract)
-    reverse = c is Contract.UNDENUFE and rules.undenufe_reverses_weis
-    ma = (Meld.of(parse_cards(pair[0][1])), pair[0][0])
-    mb = (Meld.of(parse_cards(pair[1][1])), pair[1][0])
-    loser = mb[1] if winner == ma[1] else ma[1]
+    if step is not wanted or (winner == low) != first_wins:
+        raise Retry("another step decides")
+    ma = (Meld.of(parse_cards(pair[0][1])), low)
+    mb = (Meld.of(parse_cards(pair[1][1])), high)
+    loser = high if winner == low else low
 
-    def v(s: Step, seat: int) -> dict[str, Any]:
-        return {"step": s.value, "winner": seat}
-
-    distractors: list[tuple[Any, str]] = []
-    i = step.number - 1
+    # the mistakes that give one (step, winner) value in particular
+    specific: dict[tuple[Step, int], str] = {}
     if step is Step.POINTS:
         by_cards = _walk(ma, mb, c, reverse, skip=Step.POINTS)
         if by_cards is not None and by_cards[0] is Step.CARDS:
-            distractors.append((v(Step.CARDS, by_cards[1]), "more_cards_win_first"))
+            specific[by_cards] = "more_cards_win_first"
     elif step is Step.CARDS:
         quad_seat = ma[1] if ma[0].kind is MeldKind.FOUR_OF_A_KIND else mb[1]
-        distractors.append((v(Step.CARDS, quad_seat), "four_of_a_kind_beats_sequence"))
+        specific[(Step.CARDS, quad_seat)] = "four_of_a_kind_beats_sequence"
     elif step is Step.HIGH_CARD:
         if c is Contract.UNDENUFE:
-            distractors.append((v(Step.HIGH_CARD, loser), "undenufe_order_wrong"))
+            specific[(Step.HIGH_CARD, loser)] = "undenufe_order_wrong"
         trump_seats = [
             m[1] for m in (ma, mb) if m[0].kind is MeldKind.SEQUENCE and m[0].suit is c.trump
         ]
         if trump_seats and trump_seats[0] == loser:
-            distractors.append((v(Step.TRUMP, loser), "trump_before_high_card"))
+            specific[(Step.TRUMP, loser)] = "trump_before_high_card"
     elif step is Step.TRUMP:
-        distractors.append((v(Step.SEAT, min(ma[1], mb[1])), "trump_step_forgotten"))
+        specific[(Step.SEAT, low)] = "trump_step_forgotten"
     elif step is Step.SEAT:
-        distractors.append((v(Step.SEAT, loser), "later_seat_wins"))
-    distractors.append((v(step, loser), "wrong_winner"))
+        specific[(Step.SEAT, loser)] = "later_seat_wins"
     skipped = _walk(ma, mb, c, reverse, skip=step) if step is not Step.SEAT else None
     if skipped is not None:
-        distractors.append((v(*skipped), "deciding_step_skipped"))
-    if i + 1 < len(STEPS):
-        distractors.append((v(STEPS[i + 1], winner), "later_step_named"))
-    if i > 0:
-        distractors.append((v(STEPS[i - 1], winner), "earlier_step_named"))
-    if i + 1 < len(STEPS):
-        distractors.append((v(STEPS[i + 1], loser), "later_step_and_wrong_winner"))
-    if i > 0:
-        distractors.append((v(STEPS[i - 1], loser), "earlier_step_and_wrong_winner"))
+        specific.setdefault(skipped, "deciding_step_skipped")
+
+    # Every (step, winner) but the later seat winning at SEAT can be right, and every
+    # one is some mistake's answer: the wrong choices are drawn at random from all of
+    # them, so that which values are shown says nothing about which one is right
+    # (answers are spread evenly over these nine values by ``seed % 9``).
+    answer = (step, winner)
+    grid = [(s, x) for s in STEPS for x in (low, high) if s is not Step.SEAT or x == low]
+    others = [v for v in grid if v != answer]
+    size = rng.choice((4, 5))
+    shown = rng.sample(others, size - 1)
+    if step is Step.SEAT and rng.random() < LATER_SEAT_SHOWN:
+        shown[rng.randrange(len(shown))] = (Step.SEAT, high)
+
+    def v(s: Step, seat: int) -> dict[str, Any]:
+        return {"step": s.value, "winner": seat}
+
+    distractors = [(v(*value), _ladder_tag(value, answer, specific)) for value in shown]
     return Draft(
         inputs=inputs,
         prompt={"preset": _preset(rules)},
