@@ -15,27 +15,30 @@ Strategies (each only where it makes sense for the kind's values):
 - on a number (points; the ladder step 1-5; the number of legal cards; a card's
   rank; a block's place in the counting order): ``largest``, ``smallest``,
   ``median`` (the middle one, or the two middle ones), ``drop_extremes`` (guess
-  among all but the lowest and the highest), ``roundest`` / ``least_round``
-  (divisible by the largest power of 10, then by 5; 0 counts as roundest),
-  ``hub`` (the number most others are derived from by what the kind is about:
-  the 5 of the last trick, a factor, one card more in a sequence),
-  ``pair_larger`` / ``pair_smaller`` (the larger or smaller of such a pair), ``midpoint`` (a choice halfway between two
-  others), ``rank_by_n`` (learned: the rank that was most
-  often right for this number of choices);
+  among all but the lowest and the highest), ``rank_by_n`` (learned: the place
+  that was most often right for this number of choices);
+- on points: ``roundest`` / ``least_round`` (divisible by the largest power of
+  10, then by 5; 0 counts as roundest), ``hub`` (the number most others are
+  derived from by what the kind is about: the 5 of the last trick, a factor, one
+  card more in a sequence), ``pair_larger`` / ``pair_smaller`` (the larger or the
+  smaller number of such a pair), ``midpoint`` (a choice halfway between two
+  others); within the team shown most often: its largest, smallest, middle;
 - on a component (a team, a block, a step, a winner, a Stöck status, a card's
-  suit): ``mode`` (the choices whose component is the most frequent one) and
-  ``odd_one_out`` (the least frequent one);
-- across components: ``consensus`` (the choice whose components are, summed,
-  the most frequent: the "centre" of the grid of variants) and ``outlier``;
+  suit or rank, the suits of a list): ``mode`` (the choices whose component is the
+  most frequent one) and ``odd_one_out`` (the least frequent one); across
+  components: ``consensus`` (the choice whose components are, summed, the most
+  frequent: the centre of a grid of variants) and ``outlier``; for a card,
+  ``largest puur_or_nell`` (an Under or a 9);
 - for card lists: ``lattice_middle`` (the list that is a subset of the most others
   and a superset of the most others), ``popular_cards`` (highest mean card
   frequency over the choices);
 - learned from other seeds, as a pupil who remembers earlier quizzes:
   ``learned_value`` (the choice whose value was most often right when it was
-  shown; see :func:`memory_key` for what counts as the same value) and ``learned_set`` (for the same set of choices, the value that was
-  right most often; only for kinds with few possible values). Learned strategies
-  are scored two-fold: learned on the even seeds, played on the odd ones, and the
-  other way round.
+  shown; see :func:`memory_key` for what counts as the same value) and
+  ``learned_set`` (for the same set of choices, the value that was right most
+  often; for the kinds with few possible values). Learned strategies are scored
+  two-fold: learned on the even seeds, played on the odd ones, and the other way
+  round.
 
 Run ``python -m tests.quizzes.choice_leakage [--seeds N] [--kinds k,...]
 [--presets p,...] [--all]`` for the table (only the strategies more than 2 points

@@ -636,8 +636,6 @@ def _points_trick(rng: random.Random, contract: str, wanted_points: int) -> list
     return cards
 
 
-# the most card points four cards can hold (Puur, Nell, ace, 10 of trump)
-MAX_TRICK_CARD_POINTS = 55
 # the most a choice may show, in card points and the last trick's 5, by "no trump":
 # more looks wrong at a glance (four cards of Obenabe or Undenufe hold 42 at most)
 MAX_SHOWN_POINTS = {False: 50, True: 40}
@@ -693,7 +691,6 @@ BONUS_SHOWN = {  # by (no trump, is the last trick)
     (True, False): 0.16,
 }
 FACTOR_SHOWN = 0.05
-PAIRED = ("last_trick_bonus_forgotten", "last_trick_bonus_added", "factor_forgotten")
 
 
 def _looks_paired(value: int, answer: int, factor: int) -> bool:
@@ -778,13 +775,10 @@ def _trump_points(
 
 
 POINTS_SIZES = ((3, 1), (4, 1))  # (choices, weight), in Obenabe and Undenufe
-# How often a trick of 0-4, 5-9, ... 50-54 card points is wanted: tuned so that the
-# right answers spread like the wrong ones (every points value is about as often
-# right as a blind guess when it is shown; see tests/quizzes/choice_leakage.py).
-POINTS_WANTED = {  # by "no trump"
-    False: (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0),
-    True: (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0),
-}
+# How often a trick of 0-4, 5-9, ... 40-44 card points is wanted in Obenabe and
+# Undenufe: evenly, so that the right answers spread as widely as the wrong ones
+# (trump contracts are dealt as a chain, see _trump_points).
+POINTS_WANTED = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
 
 
 def _build_points(rng: random.Random, rules: RuleSet) -> Draft:
@@ -799,7 +793,7 @@ def _build_points(rng: random.Random, rules: RuleSet) -> Draft:
     c = Contract.parse(contract)
     show_bonus = rng.random() < BONUS_SHOWN[(c.trump is None, index == 8)]
     show_factor = rng.random() < FACTOR_SHOWN
-    wanted = POINTS_WANTED[c.trump is None]
+    wanted = POINTS_WANTED
     factor = rules.factor(contract)
     for _attempt in range(200):
         if c.trump is not None:

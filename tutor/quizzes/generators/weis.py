@@ -832,19 +832,17 @@ _WW_BUILDERS = {
 }
 
 
-# The choices of a who-writes question: WW_SIZE of them, the answer at a place among
-# them sorted by points drawn evenly, and in OTHER_TEAM_SHOWN of the questions the
-# other team writing its own melds. The wrong choices of the writing team are its
-# melds counted wrongly (too few: a meld or a partner left out, the factor
-# forgotten; too many: the other team's melds added, a near miss counted as a meld,
-# a sequence one card longer). Seen only as values, the other team's one choice beside
-# three of the writing team would let a pupil bet on the team that appears most
-# often: that gains 1/3 - 1/4 where it is shown, so it is shown in a fifth of the
-# questions (the others show the writing team only, the question then is how much)
-WW_SIZE = 4
-# (Undenufe questions show it mostly: there it is the Undenufe order read the other
-# way, the slip those questions are about)
-OTHER_TEAM_SHOWN = {"undenufe": 0.75}
+# The choices of a who-writes question: four. Mostly the writing team's melds counted
+# wrongly (too few: a meld or a partner left out, the factor forgotten; too many: the
+# other team's melds added, a near miss counted as a meld, a sequence one card
+# longer), the answer's place among them by points drawn first (WW_RANKS). Seen only
+# as values, the other team's one choice beside three of the writing team lets a pupil
+# bet on the team that appears most often (1/3 against 1/4 where it is shown), so it
+# is shown in a fifth of the questions without a factor (OTHER_TEAM_SHOWN; mostly in
+# the Undenufe ones, where it is the slip they are about); the answer's place among
+# the writing team's choices is then drawn evenly. The other questions show the
+# writing team only: the question is then how much it writes.
+OTHER_TEAM_SHOWN = {"undenufe": 0.75}  # by category, otherwise 0.2
 NOBODY_SHOWN = 0.2  # at a tie of the best melds: "nobody writes"
 NEAR_MISSES = ((), ("three",), ("gap",), ("three", "gap"))
 # Where the answer stands among the four choices sorted by points (0 = the fewest),
