@@ -10,7 +10,7 @@ least one of the lesson's rules. Among fitting questions we prefer, in this orde
 learner has not met the ladder of lesson 08), (2) the largest share of the question's
 rules that are the lesson's own. Per kind the best fit is measured once per process over
 the seeds 0-35, which cover every scenario of every kind (the generators pick their
-scenario by ``seed % n`` with n = 3, 4, 6 or 9; ladder_step's five all test R5.5). A
+scenario by ``seed % n`` with n = 3, 4, 6 or 9; ladder_step's nine all test R5.5). A
 lesson gets the best-fitting kind and, when there is one, a second kind that needs no
 more later rules than the first: one question per kind, at most two.
 
