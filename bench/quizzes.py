@@ -12,7 +12,7 @@ import time
 
 from rules_core import RuleSet
 from teaching import scenarios
-from tutor.quizzes.generators import KINDS, generate
+from teaching.generators import KINDS, generate
 
 
 def main(argv: list[str] | None = None) -> None:

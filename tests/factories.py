@@ -8,11 +8,13 @@ import factory
 from django.utils import timezone
 
 from rules_core import RuleSet
+from teaching.generators import generate
+from teaching.table import build_scenario
 from tutor.accounts.models import Role, User
 from tutor.classroom.models import Assignment, Membership, SchoolClass
 from tutor.lessons.models import Lesson, LessonText
-from tutor.quizzes.generators import generate
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
+from tutor.table.models import TableRound
 
 PASSWORD = "correct-horse-42"
 
@@ -142,3 +144,22 @@ class LessonFactory(factory.django.DjangoModelFactory):
                 body=body,
                 source_file=f"{obj.slug}.{lang}.md",
             )
+
+
+class TableRoundFactory(factory.django.DjangoModelFactory):
+    """A round at the table with no moves yet, aimed at ``focus`` with ``seed`` under
+    the rule set ``preset``, stored as ``services.start_round`` stores it."""
+
+    class Meta:
+        model = TableRound
+
+    class Params:
+        preset = "default"
+
+    learner = factory.SubFactory(LearnerFactory)
+    focus = "stoeck"
+    seed = factory.Sequence(lambda n: 2 * n)
+    rules = factory.LazyAttribute(lambda r: RuleSet.preset(r.preset).to_dict())
+    scenario = factory.LazyAttribute(
+        lambda r: build_scenario(r.focus, r.seed, RuleSet.from_dict(r.rules)).to_dict()
+    )

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "tutor.lessons",
     "tutor.weistool",
     "tutor.quizzes",
+    "tutor.table",
     "axes",
 ]
 

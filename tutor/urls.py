@@ -17,6 +17,7 @@ urlpatterns = [
     path("lessons/", include("tutor.lessons.urls")),
     path("weis/", include("tutor.weistool.urls")),
     path("practice/", include("tutor.quizzes.urls")),
+    path("table/", include("tutor.table.urls")),
     path("dashboard/", classroom_views.dashboard, name="dashboard"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

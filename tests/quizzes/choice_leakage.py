@@ -62,12 +62,12 @@ from pathlib import Path
 from typing import Any
 
 from rules_core import RuleSet
-from tutor.quizzes.generators import KINDS, generate
+from teaching.generators import KINDS, generate
 
 PRESETS: tuple[str, ...] = tuple(RuleSet.presets())
 ROOT = Path(__file__).resolve().parents[2]
 # what the questions depend on: a cached sample is used only while these are unchanged
-SOURCES = ("tutor/quizzes/generators", "tutor/quizzes/scenarios.py", "teaching", "rules_core")
+SOURCES = ("teaching", "rules_core")
 CACHE_DIR = Path(tempfile.gettempdir()) / "jass-choice-leakage"
 BOUND = 5.0  # percentage points above chance that no strategy may exceed
 STEP_NUMBER = {"points": 1, "cards": 2, "high_card": 3, "trump": 4, "seat": 5}

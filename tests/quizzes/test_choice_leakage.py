@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import pytest
 
+from teaching.generators import KINDS
 from tests.quizzes.choice_leakage import BOUND, PRESETS, Report, measure_all, table
-from tutor.quizzes.generators import KINDS
 
 SEEDS = 5000
 LABELS = tuple(k for k in KINDS if k != "trick") + ("trick.legal", "trick.points", "trick.winner")

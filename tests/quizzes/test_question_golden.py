@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from rules_core import RuleSet
-from tutor.quizzes.generators import KINDS, generate
+from teaching.generators import KINDS, generate
 
 GOLDEN = Path(__file__).with_name("golden_questions.json")
 SEEDS = range(40)

@@ -1,4 +1,4 @@
-"""Issue 5: the quiz question generators (tutor.quizzes.generators).
+"""Issue 5: the quiz question generators (teaching.generators).
 
 Every stored answer is checked against a fresh rules_core computation over
 2,000 seeds per kind; the coverage tests check that questions aim at every case
@@ -30,8 +30,8 @@ from rules_core import (
     legal_cards,
     resolve_weis,
 )
-from tutor.quizzes import scenarios
-from tutor.quizzes.generators import (
+from teaching import scenarios
+from teaching.generators import (
     KINDS,
     MAX_CHOICES,
     MIN_CHOICES,
@@ -43,7 +43,7 @@ from tutor.quizzes.generators import (
     get_kind,
     recompute,
 )
-from tutor.quizzes.generators.trick import LegalModel, model_legal
+from teaching.generators.trick import LegalModel, model_legal
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = 2000  # per kind, for the answer checks

@@ -15,12 +15,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from teaching import mastery
+from teaching.generators import KINDS, generate
 from tests.factories import LearnerFactory, LessonFactory, TeacherFactory
 from tutor.lessons.models import Lesson
 from tutor.lessons.questions import plan_questions
 from tutor.lessons.render import heading_anchor, sections, with_heading_ids
 from tutor.lessons.selectors import lessons_for, rule_links
-from tutor.quizzes.generators import KINDS, generate
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
 from tutor.quizzes.services import create_quiz
 

@@ -12,7 +12,7 @@ import re
 import pytest
 from django.utils import translation
 
-from tutor.quizzes.generators import MISTAKES as GENERATOR_MISTAKES
+from teaching.generators import MISTAKES as GENERATOR_MISTAKES
 from tutor.quizzes.mistakes import MISTAKES, mistake_text
 
 RULE_ID = re.compile(r"\(R\d+\.\d+[a-z]?(?:, R\d+\.\d+[a-z]?)*\)")

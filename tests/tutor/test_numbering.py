@@ -19,6 +19,7 @@ from django.urls import reverse
 from rules_core import RuleSet
 from rules_core.cli import main as cli_main
 from rules_core.deals import play_round
+from teaching.generators import KINDS
 from tests.factories import (
     AssignmentFactory,
     LearnerFactory,
@@ -30,7 +31,6 @@ from tests.rules_core.scenes import S_EN_DEAL, S_EN_TEXT
 from tutor.classroom.assignments import start_or_resume, submit
 from tutor.lessons.models import Lesson
 from tutor.lessons.services import load_course
-from tutor.quizzes.generators import KINDS
 from tutor.quizzes.services import answer, create_quiz
 
 pytestmark = pytest.mark.django_db

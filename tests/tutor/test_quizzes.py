@@ -7,8 +7,8 @@ from django.core.cache import caches
 from django.urls import reverse
 
 from teaching import mastery
+from teaching.generators import KINDS, recompute
 from tests.factories import LearnerFactory, SkillStateFactory, TeacherFactory
-from tutor.quizzes.generators import KINDS, recompute
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
 from tutor.quizzes.selectors import suggested_skills
 from tutor.quizzes.services import create_quiz

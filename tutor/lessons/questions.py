@@ -1,6 +1,6 @@
 """The questions at the end of a lesson: which kinds, which rule set, which seeds.
 
-They come from the quiz generators (``tutor.quizzes.generators``) and are judged and
+They come from the quiz generators (``teaching.generators``) and are judged and
 explained exactly like practice questions. What this module decides:
 
 Which kinds. A lesson lists rule IDs (front matter ``rules``); every generated question
@@ -44,8 +44,8 @@ from django.core import signing
 from django.utils.crypto import salted_hmac
 
 from rules_core import RuleSet
+from teaching.generators import KINDS, Question, generate
 from tutor.accounts.models import User
-from tutor.quizzes.generators import KINDS, Question, generate
 from tutor.quizzes.models import QuizQuestion
 from tutor.quizzes.selectors import latest_of_kind
 from tutor.quizzes.services import PositionTaken, QuizError, add_question, lesson_quiz

@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 
 from rules_core import RuleSet
 from teaching import mastery
+from teaching.generators import Question, generate
 from tutor.accounts.models import User
 
-from .generators import Question, generate
 from .models import Quiz, QuizQuestion, Skill, SkillState
 
 PRACTICE_LENGTH = 5
@@ -184,6 +184,15 @@ def settle_released_answers(learner_ids: Iterable[int], now: datetime | None = N
                 _record_skill(learner, question.kind, correct, question.answered_at)
                 applied += 1
     return applied
+
+
+def record_skill(learner: User, skill: str, correct: bool, when: datetime) -> SkillState:
+    """Move ``learner``'s mastery of ``skill`` by one judged decision made elsewhere
+    (the table trainer's moves). Call it inside the transaction that stores the
+    decision, so that it counts exactly once; the state row is locked meanwhile."""
+    if skill not in Skill.values:
+        raise QuizError(f"Unknown skill: {skill}")
+    return _record_skill(learner, skill, correct, when)
 
 
 def _record_skill(learner: User, skill: str, correct: bool, now) -> SkillState:

@@ -1,6 +1,6 @@
 """The parts every question kind shares: the :class:`Question` value, errors,
 the kind registry record, and how choices are drawn up (internal to the package;
-the public names are re-exported by :mod:`tutor.quizzes.generators`).
+the public names are re-exported by :mod:`teaching.generators`).
 """
 
 from __future__ import annotations
@@ -78,13 +78,13 @@ class Question:
 
     ``kind``, ``seed``: what it was generated from; ``rules``: ``RuleSet.to_dict()``;
     ``inputs``: the situation, enough to recompute the answer with rules_core
-    (see :func:`tutor.quizzes.generators.recompute`); ``prompt``: what a template
+    (see :func:`teaching.generators.recompute`); ``prompt``: what a template
     needs to phrase the question; ``choices``: ``[{"key": "a", "value": ...}, ...]``
     in their display order; ``answer``: the key of the one correct choice;
     ``mistakes``: ``{key: mistake_name}`` for every other choice; ``explanation``:
     the rules_core trace as plain dicts; ``rules_tested``: rule IDs.
 
-    Build one with :func:`~tutor.quizzes.generators.generate`; store
+    Build one with :func:`~teaching.generators.generate`; store
     :meth:`to_dict` and read it back with :meth:`from_dict`. Not hashable (its
     fields are lists and dicts); compares by value.
     """

@@ -1,7 +1,7 @@
-"""Target questions: ``target`` (R7.1-R7.5). Formats: see :mod:`tutor.quizzes.generators`.
+"""Target questions: ``target`` (R7.1-R7.5). Formats: see :mod:`teaching.generators`.
 
-Rounds come from :func:`tutor.quizzes.scenarios.target_scenario` (a chosen block
-decides) and :func:`~tutor.quizzes.scenarios.near_miss_scenario` (nobody yet).
+Rounds come from :func:`teaching.scenarios.target_scenario` (a chosen block
+decides) and :func:`~teaching.scenarios.near_miss_scenario` (nobody yet).
 The block order is the caller's rule set's; every block is covered under any order.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules_core import RoundScore, RuleSet, resolve_target, score_round
+from teaching.scenarios import ScenarioError, TargetScenario, near_miss_scenario, target_scenario
 
-from ..scenarios import ScenarioError, TargetScenario, near_miss_scenario, target_scenario
 from .base import Draft, Kind, Retry, Solved, canon, trace_dicts
 from .deal import weighted
 

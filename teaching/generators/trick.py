@@ -1,5 +1,5 @@
 """Trick-play questions: ``trick`` with the sub-types ``legal`` (R3.1-R3.5),
-``winner`` (R3.6) and ``points`` (R4.1-R4.5). Formats: see :mod:`tutor.quizzes.generators`.
+``winner`` (R3.6) and ``points`` (R4.1-R4.5). Formats: see :mod:`teaching.generators`.
 
 The wrong choices come from *mistaken rule models*: the same question answered
 with one rule forgotten or misread (under-trumping allowed, the Puur exception

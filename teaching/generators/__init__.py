@@ -1,7 +1,7 @@
 """Quiz question generators (issue 5): pure functions, seed in, question out.
 
 No Django import here: the generators use :mod:`rules_core` and the round
-builders of :mod:`tutor.quizzes.scenarios`. Templates are written from this page.
+builders of :mod:`teaching.scenarios`. Templates are written from this page.
 
 API
 ===

@@ -1,7 +1,7 @@
-"""Stöck questions: ``stoeck`` (R6.1-R6.5). Formats: see :mod:`tutor.quizzes.generators`.
+"""Stöck questions: ``stoeck`` (R6.1-R6.5). Formats: see :mod:`teaching.generators`.
 
-The rounds come from :func:`tutor.quizzes.scenarios.stoeck_scenario` (a Stöck in
-one hand, the call at a chosen moment) and :func:`~tutor.quizzes.scenarios.pair_scenario`
+The rounds come from :func:`teaching.scenarios.stoeck_scenario` (a Stöck in
+one hand, the call at a chosen moment) and :func:`~teaching.scenarios.pair_scenario`
 (King and Ober in Obenabe/Undenufe, or split between two players).
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules_core import RuleSet, StoeckReason, check_stoeck
+from teaching.scenarios import ScenarioError, StoeckScenario, pair_scenario, stoeck_scenario
 
-from ..scenarios import ScenarioError, StoeckScenario, pair_scenario, stoeck_scenario
 from .base import Draft, Kind, Retry, Solved, trace_dicts
 from .deal import NO_TRUMP_CONTRACTS, TRUMP_CONTRACTS, weighted
 

@@ -1,5 +1,5 @@
 """Weis questions: ``weis_value`` (R5.1-R5.4), ``who_writes`` (R5.5, R5.6, R4.5)
-and ``ladder_step`` (R5.5). Formats: see :mod:`tutor.quizzes.generators`.
+and ``ladder_step`` (R5.5). Formats: see :mod:`teaching.generators`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,189 @@
+"""The forms of the table: starting a round, and one form per kind of move.
+
+Every move form carries ``n``, the number of moves the page was rendered for, and
+``action``; :func:`move_form` picks the form and :meth:`MoveForm.move` turns it into
+the move object of :mod:`teaching.table` (whether the move fits the table is the
+referee's decision, so a tampered value gets the same refusal as any other).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from teaching.table import ANNOUNCE_VALUES
+from tutor.core.explain import preset_choices
+
+from .models import Focus
+
+TEAM_CHOICES = [("1", _("Team 1")), ("2", _("Team 2")), ("none", _("Nobody"))]
+BLOCK_CHOICES = [("", "—"), ("weis", _("Weis")), ("stoeck", _("Stöck")), ("tricks", _("Tricks"))]
+MAX_POINTS = 10_000
+
+
+class StartForm(forms.Form):
+    focus = forms.ChoiceField(
+        label=_("Focus"), choices=Focus.choices, initial=Focus.STOECK, widget=forms.RadioSelect
+    )
+    rules = forms.ChoiceField(label=_("Rule set"), initial="default")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rules"].choices = preset_choices()
+
+
+class MoveForm(forms.Form):
+    n = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+    def move(self) -> dict[str, Any]:  # pragma: no cover - every form below has its own
+        raise NotImplementedError
+
+
+def _announce_choices() -> list[tuple[str, Any]]:
+    return [("0", _("No Weis"))] + [(str(v), str(v)) for v in ANNOUNCE_VALUES]
+
+
+class PlayForm(MoveForm):
+    card = forms.CharField(max_length=3, error_messages={"required": _("Choose a card.")})
+    announce = forms.TypedChoiceField(
+        choices=_announce_choices, coerce=int, required=False, empty_value=None
+    )
+    stoeck = forms.BooleanField(required=False)
+
+    def move(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        move: dict[str, Any] = {"play": data["card"]}
+        if data.get("announce") is not None:
+            move["announce"] = data["announce"]
+        if data.get("stoeck"):
+            move["stoeck"] = True
+        return move
+
+
+class StoeckForm(MoveForm):
+    def move(self) -> dict[str, Any]:
+        return {"stoeck": True}
+
+
+class AnnounceForm(MoveForm):
+    announce = forms.TypedChoiceField(
+        choices=[(str(v), str(v)) for v in ANNOUNCE_VALUES],
+        coerce=int,
+        error_messages={"required": _("Choose a value.")},
+    )
+
+    def move(self) -> dict[str, Any]:
+        return {"announce": self.cleaned_data["announce"]}
+
+
+def _points_field(label: Any) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        min_value=0,
+        max_value=MAX_POINTS,
+        error_messages={"required": _("Write a number (0 when there is nothing).")},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "step": 1}),
+    )
+
+
+def _team(value: str) -> int | None:
+    return None if value == "none" else int(value)
+
+
+class WritesForm(MoveForm):
+    team = forms.ChoiceField(
+        label=_("Which team writes (scores) Weis?"),
+        choices=TEAM_CHOICES,
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Choose a team, or nobody.")},
+    )
+    points = forms.IntegerField(
+        label=_("How many points?"),
+        min_value=0,
+        max_value=MAX_POINTS,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "step": 1}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("team") not in (None, "none") and data.get("points") is None:
+            self.add_error("points", _("Write how many points the team writes."))
+        return data
+
+    def move(self) -> dict[str, Any]:
+        team = _team(self.cleaned_data["team"])
+        # Nobody writes: nothing to write, whatever the box says.
+        points = 0 if team is None else self.cleaned_data["points"]
+        return {"writes": {"team": team, "points": points}}
+
+
+class JasstafelForm(MoveForm):
+    """The drawn Jasstafel: three blocks per team, then who reached the target."""
+
+    t1_weis = _points_field(_("Team 1, Weis"))
+    t1_stoeck = _points_field(_("Team 1, Stöck"))
+    t1_tricks = _points_field(_("Team 1, tricks"))
+    t2_weis = _points_field(_("Team 2, Weis"))
+    t2_stoeck = _points_field(_("Team 2, Stöck"))
+    t2_tricks = _points_field(_("Team 2, tricks"))
+    target_team = forms.ChoiceField(
+        label=_("Who reaches the target first?"),
+        choices=TEAM_CHOICES,
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Choose a team, or nobody.")},
+    )
+    target_block = forms.ChoiceField(
+        label=_("In which block?"), choices=BLOCK_CHOICES, required=False
+    )
+    target_trick = forms.TypedChoiceField(
+        label=_("With which trick?"),
+        choices=[("", "—")] + [(str(i), str(i)) for i in range(1, 10)],
+        coerce=int,
+        required=False,
+        empty_value=None,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        team = data.get("target_team")
+        if team in (None, "none"):
+            return data
+        block = data.get("target_block")
+        if not block:
+            self.add_error("target_block", _("Choose the block in which the team gets there."))
+        elif block == "tricks" and data.get("target_trick") is None:
+            self.add_error("target_trick", _("Give the number of the trick that gets it there."))
+        return data
+
+    def move(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        team = _team(data["target_team"])
+        block = None if team is None else data["target_block"]
+        trick = data["target_trick"] if block == "tricks" else None
+        blocks = {
+            str(t): {b: data[f"t{t}_{b}"] for b in ("weis", "stoeck", "tricks")} for t in (1, 2)
+        }
+        return {
+            "jasstafel": {
+                "blocks": blocks,
+                "target": {"team": team, "block": block, "trick": trick},
+            }
+        }
+
+
+FORMS: dict[str, type[MoveForm]] = {
+    "play": PlayForm,
+    "stoeck": StoeckForm,
+    "announce": AnnounceForm,
+    "writes": WritesForm,
+    "jasstafel": JasstafelForm,
+}
+
+
+def move_form(data: Any) -> MoveForm | None:
+    """The bound form for the POST's ``action``, or None for an unknown action."""
+    form_class = FORMS.get(str(data.get("action", "")))
+    return None if form_class is None else form_class(data)

@@ -1,0 +1,79 @@
+"""Reading rounds at the table; every query is limited to the learner who asks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+
+from tutor.accounts.models import User
+
+from .models import TableRound
+
+SKILL_ORDER = ("trick", "weis_value", "who_writes", "stoeck", "target")
+
+
+def round_of(learner: User, round_id: int) -> TableRound:
+    """The learner's own round; anybody else's is a 404, so ids reveal nothing."""
+    found = TableRound.objects.filter(pk=round_id, learner=learner).first()
+    if found is None:
+        raise Http404("No such round")
+    return found
+
+
+def open_rounds(learner: User, limit: int = 10) -> list[TableRound]:
+    """The learner's unfinished rounds, the most recently played first."""
+    return list(
+        TableRound.objects.filter(learner=learner, finished_at__isnull=True).order_by(
+            "-last_move_at", "-created_at", "-id"
+        )[:limit]
+    )
+
+
+def finished_rounds(learner: User, limit: int = 10) -> list[TableRound]:
+    return list(
+        TableRound.objects.filter(learner=learner, finished_at__isnull=False).order_by(
+            "-finished_at", "-id"
+        )[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class SkillCount:
+    skill: str
+    right: int
+    wrong: int
+    info: int
+
+    @property
+    def judged(self) -> int:
+        return self.right + self.wrong
+
+
+def skill_counts(round_: TableRound) -> list[SkillCount]:
+    """The round's judgements per skill so far (from its stored tally; no replay)."""
+    tally: dict[str, Any] = round_.tally or {}
+    return [
+        SkillCount(
+            skill=skill,
+            right=tally[skill].get("right", 0),
+            wrong=tally[skill].get("wrong", 0),
+            info=tally[skill].get("info", 0),
+        )
+        for skill in SKILL_ORDER
+        if skill in tally
+    ]
+
+
+def rounds_with_counts(
+    rounds: QuerySet[TableRound] | None = None, *, learner: User | None = None
+) -> list[tuple[TableRound, list[SkillCount]]]:
+    """Rounds with their judgement counts per skill, oldest first: a learner's
+    (``learner``) or any query of rounds (e.g. one assignment's, for a results page)."""
+    if rounds is None:
+        if learner is None:
+            raise ValueError("give rounds or a learner")
+        rounds = TableRound.objects.filter(learner=learner)
+    return [(r, skill_counts(r)) for r in rounds.order_by("created_at", "id")]

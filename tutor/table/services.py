@@ -1,0 +1,169 @@
+"""Starting rounds at the table and appending moves: each move is stored exactly once.
+
+A round's state is its scenario and its move log; :func:`table_of` rebuilds the
+table with the referee on every request. :func:`play_move` appends one move with a
+conditional UPDATE on the move count the page was rendered for, so a double or stale
+POST (two tabs, the back button, a double click) is refused and changes nothing; a
+move the referee refuses (``TableError``) is refused before anything is written. The
+judgements a move produces count towards the learner's mastery in the same
+transaction, once each (``TableRound.recorded``); ``info`` judgements do not count.
+
+An illegal card is a move too: the referee judges it wrong (with the R3 reason) and
+does not play it, and the learner plays again. It stays in the log, so the round can
+be replayed and re-judged exactly and the wrong card counts once for mastery.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rules_core import RuleSet
+from teaching.table import (
+    Judgement,
+    Scenario,
+    Table,
+    TableError,
+    build_scenario,
+    referee,
+)
+from tutor.accounts.models import User
+from tutor.quizzes.services import record_skill
+
+from .models import Focus, TableRound
+
+# A round needs about a dozen moves; far more is a client posting in a loop.
+MAX_MOVES = 120
+SEED_TRIES = 5
+
+
+class RoundError(Exception):
+    """A request about a round that cannot be carried out; the message is for the user."""
+
+
+class StaleMove(RoundError):
+    """The page the move came from was not the table's latest state (409)."""
+
+
+class MoveRefused(RoundError):
+    """The referee or the form refused the move (400); nothing was stored."""
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    round: TableRound
+    table: Table
+    judgements: tuple[Judgement, ...]  # the ones this move made
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+def scenario_of(round_: TableRound) -> Scenario:
+    return Scenario.from_dict(round_.scenario)
+
+
+def table_of(round_: TableRound, moves: list[Any] | None = None) -> Table:
+    """The table after the round's moves (or after ``moves``, e.g. a prefix)."""
+    return referee(scenario_of(round_), round_.moves if moves is None else moves)
+
+
+def start_round(
+    *,
+    learner: User,
+    focus: str,
+    rules: RuleSet | None = None,
+    seed: int | None = None,
+    assignment: Any = None,
+) -> TableRound:
+    """A new round aimed at ``focus``; with ``seed`` None a fresh one is drawn (and a
+    few more tried should the builder find no deal for one)."""
+    if not learner.is_learner:
+        raise RoundError(_("Only learners play at the table."))
+    if focus not in Focus.values:
+        raise RoundError(_("Choose one of the focuses shown."))
+    rules = rules or RuleSet()
+    seeds = [seed] if seed is not None else [new_seed() for _ in range(SEED_TRIES)]
+    for candidate in seeds:
+        try:
+            scenario = build_scenario(focus, candidate, rules)
+        except TableError:
+            continue
+        return TableRound.objects.create(
+            learner=learner,
+            focus=focus,
+            seed=candidate,
+            rules=rules.to_dict(),
+            scenario=scenario.to_dict(),
+            assignment=assignment,
+        )
+    raise RoundError(_("No deal could be found for this focus; please try again."))
+
+
+def _tally(tally: dict[str, Any], judgements: tuple[Judgement, ...]) -> dict[str, Any]:
+    out = {skill: dict(counts) for skill, counts in tally.items()}
+    for j in judgements:
+        counts = out.setdefault(j.skill, {"right": 0, "wrong": 0, "info": 0})
+        counts[j.outcome] = counts.get(j.outcome, 0) + 1
+    return out
+
+
+def play_move(
+    *, learner: User, round_: TableRound, move: dict[str, Any], expected_count: int
+) -> MoveOutcome:
+    """Append ``move`` to the round's log, if the log still has ``expected_count``
+    moves (the count the learner's page showed); judge it and count its judgements
+    towards mastery, all at once or not at all.
+
+    Raises :class:`StaleMove` when the log has moved on (nothing changes) and
+    :class:`MoveRefused` when the referee refuses the move (nothing is stored).
+    """
+    if round_.learner_id != learner.pk:
+        raise RoundError("This round belongs to another learner.")
+    if expected_count != round_.move_count:
+        raise StaleMove(stale_message())
+    if round_.move_count >= MAX_MOVES:
+        raise MoveRefused(_("This round takes no more moves."))
+    moves = [*round_.moves, move]
+    try:
+        table = referee(scenario_of(round_), moves)
+    except TableError as err:
+        raise MoveRefused(_("The table refused this move: %(reason)s") % {"reason": err}) from None
+    new = table.judgements[round_.recorded :]
+    now = timezone.now()
+    finished = now if table.phase == "done" else None
+    tally = _tally(round_.tally, new)
+    with transaction.atomic():
+        # The condition makes the append happen once even when two requests race.
+        updated = TableRound.objects.filter(
+            pk=round_.pk, move_count=expected_count, recorded=round_.recorded
+        ).update(
+            moves=moves,
+            move_count=expected_count + 1,
+            recorded=len(table.judgements),
+            tally=tally,
+            last_move_at=now,
+            finished_at=finished,
+        )
+        if not updated:
+            raise StaleMove(stale_message())
+        for j in new:
+            if j.outcome in ("right", "wrong"):
+                record_skill(learner, j.skill, j.outcome == "right", now)
+    round_.moves, round_.move_count = moves, expected_count + 1
+    round_.recorded, round_.tally = len(table.judgements), tally
+    round_.last_move_at, round_.finished_at = now, finished
+    return MoveOutcome(round=round_, table=table, judgements=tuple(new))
+
+
+def stale_message() -> str:
+    return _(
+        "This move came from an older view of the table (another tab, the back button "
+        "or a double click), so it was not made. Here is the table as it is now."
+    )

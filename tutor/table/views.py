@@ -1,0 +1,181 @@
+"""The table pages: thin views over ``services`` and ``selectors``.
+
+Every page renders from ``learner_view(table)`` (what the learner may know), never
+from the table itself. Every action is a plain form POST that redirects back to the
+table (no JavaScript needed); with htmx the same POST returns the round's partial.
+Status codes: 200 for a move made (also an illegal card: it is judged, not played),
+400 for a move refused (the form or the referee; nothing stored), 409 for a stale or
+double POST (nothing changes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from rules_core import RuleSet
+from teaching.table import learner_view
+from tutor.accounts.permissions import learner_required
+from tutor.core.context_processors import current_deck
+
+from . import selectors, services
+from .forms import JasstafelForm, StartForm, WritesForm, move_form
+from .models import TableRound
+from .presenters import focus_label, present
+
+
+@learner_required
+def start(request: HttpRequest) -> HttpResponse:
+    form = StartForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                round_ = services.start_round(
+                    learner=request.user,
+                    focus=form.cleaned_data["focus"],
+                    rules=RuleSet.preset(form.cleaned_data["rules"]),
+                )
+            except services.RoundError as err:
+                form.add_error(None, str(err))
+            else:
+                return redirect("table:round", round_id=round_.pk)
+        status = 400
+    return render(
+        request,
+        "table/start.html",
+        {
+            "form": form,
+            "open_rounds": [(r, focus_label(r.focus)) for r in selectors.open_rounds(request.user)],
+            "finished": [
+                (r, focus_label(r.focus), *_right_of_judged(r))
+                for r in selectors.finished_rounds(request.user, limit=5)
+            ],
+        },
+        status=status,
+    )
+
+
+def _right_of_judged(round_: TableRound) -> tuple[int, int]:
+    counts = selectors.skill_counts(round_)
+    return sum(c.right for c in counts), sum(c.judged for c in counts)
+
+
+def _context(request: HttpRequest, round_: TableRound, **extra: Any) -> dict[str, Any]:
+    table = services.table_of(round_)
+    view = learner_view(table)
+    t = present(
+        view,
+        deck=current_deck(request),
+        last_move=round_.move_count - 1 if round_.move_count else None,
+    )
+    context: dict[str, Any] = {
+        "round": round_,
+        "t": t,
+        "n": round_.move_count,
+        "move_url": reverse("table:move", args=[round_.pk]),
+        "writes_form": None,
+        "jasstafel_form": None,
+        "error": "",
+        "moved": False,
+        **extra,
+    }
+    if t.phase == "jasstafel":
+        context["slate"] = _slate(context["jasstafel_form"])
+    return context
+
+
+def _slate(form: JasstafelForm | None) -> list[dict[str, Any]]:
+    """The Jasstafel's rows with their two inputs (refilled after a refused entry)."""
+    data = form.data if form is not None else {}
+    labels = {"weis": "Weis", "stoeck": "Stöck", "tricks": _("Tricks")}
+    return [
+        {
+            "block": block,
+            "label": label,
+            "cells": [
+                {
+                    "team": team,
+                    "name": f"t{team}_{block}",
+                    "value": data.get(f"t{team}_{block}", ""),
+                }
+                for team in (1, 2)
+            ],
+        }
+        for block, label in labels.items()
+    ]
+
+
+@learner_required
+def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
+    round_ = selectors.round_of(request.user, round_id)
+    return render(request, "table/round.html", _context(request, round_))
+
+
+@learner_required
+@require_POST
+def move(request: HttpRequest, round_id: int) -> HttpResponse:
+    round_ = selectors.round_of(request.user, round_id)
+    form = move_form(request.POST)
+    error, status = "", 200
+    extra: dict[str, Any] = {}
+    if form is None or not form.is_valid():
+        error = _form_error(form)
+        status = 400
+        if isinstance(form, WritesForm):
+            extra["writes_form"] = form
+        elif isinstance(form, JasstafelForm):
+            extra["jasstafel_form"] = form
+        # A form rendered for an older table is stale whatever else is wrong with it.
+        if form is not None and _stale(form, round_):
+            error, status = services.stale_message(), 409
+            extra = {}
+    else:
+        try:
+            services.play_move(
+                learner=request.user,
+                round_=round_,
+                move=form.move(),
+                expected_count=form.cleaned_data["n"],
+            )
+        except services.StaleMove as stale:
+            round_.refresh_from_db()
+            error, status = str(stale), 409
+        except services.MoveRefused as refused:
+            error, status = str(refused), 400
+    if request.htmx:
+        context = _context(request, round_, error=error, moved=status == 200, **extra)
+        return render(request, "table/round.html#round", context, status=status)
+    if status == 409:
+        messages.error(request, error)
+    elif status == 400:
+        context = _context(request, round_, error=error, **extra)
+        return render(request, "table/round.html", context, status=status)
+    url = reverse("table:round", args=[round_.pk])
+    return redirect(f"{url}#feedback" if status == 200 else url)
+
+
+def _stale(form: Any, round_: TableRound) -> bool:
+    value = form.data.get("n", "")
+    return str(value).isdigit() and int(value) != round_.move_count
+
+
+def _form_error(form: Any) -> str:
+    if form is None:
+        return _("That is not an action of the table.")
+    errors = form.errors.get("__all__") or next(iter(form.errors.values()), None)
+    if form.errors.get("n"):
+        return _("The form is missing the state of the table; reload the page.")
+    return str(errors[0]) if errors else _("Check your entries.")
+
+
+@learner_required
+def summary(request: HttpRequest, round_id: int) -> HttpResponse:
+    round_ = selectors.round_of(request.user, round_id)
+    return render(request, "table/summary.html", _context(request, round_))
