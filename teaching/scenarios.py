@@ -11,8 +11,10 @@ under-trump). Every play is legal, and ``rules_core.check_stoeck`` judges the re
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 from rules_core import (
     DECK,
@@ -24,6 +26,7 @@ from rules_core import (
     StoeckCall,
     StoeckResult,
     TargetResult,
+    TrickResult,
     check_stoeck,
     legal_cards,
     resolve_target,
@@ -268,8 +271,22 @@ class TargetScenario:
     result: TargetResult
 
 
-def _increments(score: RoundScore, rules: RuleSet) -> list[tuple[int, int, str, int | None]]:
-    """(team, points, block, trick index) in the order the target counts them (R7.3, R7.4)."""
+class ScoredRound(Protocol):
+    """What :func:`target_events` reads: a :class:`RoundScore` or the table's score."""
+
+    @property
+    def blocks(self) -> Sequence[Mapping[str, int]]: ...
+
+    @property
+    def tricks(self) -> Sequence[TrickResult]: ...
+
+
+def target_events(score: ScoredRound, rules: RuleSet) -> list[tuple[int, int, str, int | None]]:
+    """(team, points, block, trick index) in the order the target counts them (R7.3, R7.4).
+
+    The Jasstafel adds a round's points in this order; whoever first reaches the
+    target at one of these steps wins (shared by the quiz scenarios and the table).
+    """
     events: list[tuple[int, int, str, int | None]] = []
     for block in rules.target_order:
         if block == "tricks":
@@ -306,7 +323,7 @@ def target_scenario(decides: str, seed: int = 0, rules: RuleSet | None = None) -
         )
         played = random_round(contract, rng.randrange(1 << 30))
         score = score_round(played.hands, played.contract, played.plays, played.calls, rules)
-        events = _increments(score, rules)
+        events = target_events(score, rules)
         before = _place(events, decides, target, rng)
         if before is None:
             continue

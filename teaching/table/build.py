@@ -20,6 +20,7 @@ from rules_core import (
     resolve_weis,
 )
 
+from ..scenarios import target_events
 from .model import FOCUSES, Scenario, TableError, coerce_rules, sort_codes
 from .replay import _State, state_reference_move
 from .scoring import score_state
@@ -189,21 +190,6 @@ def play_out(scenario: Scenario) -> _State:
     return state
 
 
-def _events(result: Any, rules: RuleSet) -> list[tuple[int, int, str, int | None]]:
-    """(team, points, block, trick index) in the order the target counts them (R7.3, R7.4)."""
-    events: list[tuple[int, int, str, int | None]] = []
-    for block in rules.target_order:
-        if block == "tricks":
-            events.extend((t.team, t.points, "tricks", t.index) for t in result.tricks if t.points)
-        else:
-            events.extend(
-                (team, result.blocks[team][block], block, None)
-                for team in (0, 1)
-                if result.blocks[team][block]
-            )
-    return events
-
-
 def _place(
     rng: random.Random, result: Any, block: str, rules: RuleSet
 ) -> tuple[tuple[int, int], dict[str, Any]] | None:
@@ -211,7 +197,7 @@ def _place(
     other team crosses later in the round where it can (for ``tricks``: always,
     inside the tricks)."""
     target = rules.target
-    events = _events(result, rules)
+    events = target_events(result, rules)
     candidates = [k for k, e in enumerate(events) if e[2] == block]
     if not candidates:
         return None
