@@ -117,7 +117,12 @@ class SkillState(models.Model):
     correct = models.PositiveIntegerField(default=0)
     streak = models.PositiveIntegerField(default=0)
     last_answered_at = models.DateTimeField(null=True, blank=True)
+    # When to practise the skill again, from ``fsrs_card``; a column of its own because
+    # practice sorts by it.
     due_at = models.DateTimeField(null=True, blank=True)
+    # The skill as an FSRS card (fsrs.Card.to_dict(); teaching.mastery.review), null
+    # until the first answer counts.
+    fsrs_card = models.JSONField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -141,7 +141,12 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         )
         if not updated:
             raise AlreadyAnswered("This question has been answered already.")
-        state = _record_skill(learner, question.kind, correct, now) if counts_now else None
+        if counts_now:
+            state = _record_skill(
+                learner, question.kind, correct, now, answer_seconds(question, now)
+            )
+        else:
+            state = None
         quiz = question.quiz
         if not QuizQuestion.objects.filter(quiz=quiz, answered_at__isnull=True).exists():
             Quiz.objects.filter(pk=quiz.pk, completed_at__isnull=True).update(completed_at=now)
@@ -181,7 +186,9 @@ def settle_released_answers(learner_ids: Iterable[int], now: datetime | None = N
             ).update(skill_recorded_at=now)
             if won:
                 learner, correct = question.quiz.learner, bool(question.correct)
-                _record_skill(learner, question.kind, correct, question.answered_at)
+                _record_skill(
+                    learner, question.kind, correct, question.answered_at, answer_seconds(question)
+                )
                 applied += 1
     return applied
 
@@ -189,13 +196,28 @@ def settle_released_answers(learner_ids: Iterable[int], now: datetime | None = N
 def record_skill(learner: User, skill: str, correct: bool, when: datetime) -> SkillState:
     """Move ``learner``'s mastery of ``skill`` by one judged decision made elsewhere
     (the table trainer's moves). Call it inside the transaction that stores the
-    decision, so that it counts exactly once; the state row is locked meanwhile."""
+    decision, so that it counts exactly once; the state row is locked meanwhile.
+    How long the decision took is not known here, so a right one is rated Good."""
     if skill not in Skill.values:
         raise QuizError(f"Unknown skill: {skill}")
     return _record_skill(learner, skill, correct, when)
 
 
-def _record_skill(learner: User, skill: str, correct: bool, now) -> SkillState:
+def answer_seconds(question: QuizQuestion, answered_at: datetime | None = None) -> float | None:
+    """How long the learner took for ``question``, from being shown to ``answered_at``
+    (default: its stored answer time); None when either is unknown or the clock ran
+    backwards."""
+    answered_at = answered_at or question.answered_at
+    if question.shown_at is None or answered_at is None:
+        return None
+    seconds = (answered_at - question.shown_at).total_seconds()
+    return seconds if seconds >= 0 else None
+
+
+def _record_skill(
+    learner: User, skill: str, correct: bool, now: datetime, seconds: float | None = None
+) -> SkillState:
+    """One answer moves mastery (BKT) and is one FSRS review (see teaching.mastery)."""
     state, _created = SkillState.objects.select_for_update().get_or_create(
         learner=learner, skill=skill, defaults={"mastery": mastery.P_INIT}
     )
@@ -205,7 +227,7 @@ def _record_skill(learner: User, skill: str, correct: bool, now) -> SkillState:
     state.streak = state.streak + 1 if correct else 0
     # An answer released later may be older than one already counted.
     state.last_answered_at = max(filter(None, (state.last_answered_at, now)))
-    state.due_at = mastery.next_due(state.last_answered_at, state.streak)
+    state.fsrs_card, state.due_at = mastery.review(state.fsrs_card, correct, seconds, now)
     state.save()
     return state
 

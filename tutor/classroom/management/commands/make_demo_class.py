@@ -20,7 +20,7 @@ it, a wrong one picks a distractor weighted by how tempting its mistake is. The
 services stamp the real time, so the assignments are created open, worked through,
 and then the dates are moved into the past weeks (assignment dates, attempt start
 and submission times, when each question was shown and answered, the late flag,
-and each skill's last answer and review date), in a few bulk updates.
+and each skill's last answer and review schedule), in a few bulk updates.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from tutor.classroom.models import Assignment, Membership, SchoolClass
 from tutor.classroom.results import name_key
 from tutor.classroom.services import create_class
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill, SkillState
-from tutor.quizzes.services import answer, settle_released_answers
+from tutor.quizzes.services import answer, answer_seconds, settle_released_answers
 
 DEMO_PASSWORD = "jass-demo-2026"
 DEFAULT_TEACHER = "lehrerin"
@@ -423,12 +423,27 @@ class Command(BaseCommand):
                 learner__memberships__school_class=plans[0].assignment.school_class
             )
         )
+        # The services scheduled every review at the real time, all within seconds; replay
+        # the answers that counted at once at their moved times, so that FSRS sees the
+        # spacing of weeks a real history has.
+        counted: dict[tuple[int, str], list[QuizQuestion]] = {}
+        for question in sorted(question_times, key=lambda q: q.answered_at):
+            if question.skill_recorded_at is not None:
+                counted.setdefault((question.quiz.learner_id, question.kind), []).append(question)
         for state in states:
             last = last_answer.get((state.learner_id, state.skill))
             if last is not None:
-                state.last_answered_at = last
-                state.due_at = mastery.next_due(last, state.streak)
-        SkillState.objects.bulk_update(states, ["last_answered_at", "due_at"], batch_size=500)
+                state.last_answered_at, state.fsrs_card = last, None
+                for question in counted[(state.learner_id, state.skill)]:
+                    state.fsrs_card, state.due_at = mastery.review(
+                        state.fsrs_card,
+                        bool(question.correct),
+                        answer_seconds(question),
+                        question.answered_at,
+                    )
+        SkillState.objects.bulk_update(
+            states, ["last_answered_at", "due_at", "fsrs_card"], batch_size=500
+        )
         # Answers kept out of mastery until their (now past) due date count now.
         school_class = plans[0].assignment.school_class
         settle_released_answers(school_class.memberships.values_list("learner_id", flat=True))
