@@ -163,3 +163,13 @@ class TableRoundFactory(factory.django.DjangoModelFactory):
     scenario = factory.LazyAttribute(
         lambda r: build_scenario(r.focus, r.seed, RuleSet.from_dict(r.rules)).to_dict()
     )
+
+
+class TableAssignmentFactory(AssignmentFactory):
+    """An open assignment of ``round_count`` rounds at the table aimed at ``focus``."""
+
+    activity = Assignment.Activity.TABLE
+    kinds = factory.LazyFunction(list)
+    question_count = 0
+    round_count = 2
+    focus = "stoeck"

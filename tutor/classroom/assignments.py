@@ -3,6 +3,13 @@
 The rules of time live here, in one place: an assignment is open from ``opens_at``;
 after ``due_at`` work is refused or marked late as the teacher chose; explanations
 show at once or only after the due date.
+
+An assignment is a quiz or rounds at the table (``Assignment.activity``). A table
+assignment deals ``round_count`` rounds aimed at ``focus``, one after the other
+(:func:`start_table_round`): the next round only once the last is finished, never
+more than the count. With ``same_questions`` round k is the same deal for everybody
+(its seeds come from ``base_seed`` and k), else a fresh deal per learner. The table
+judges every move at once, so a table assignment always explains at once.
 """
 
 from __future__ import annotations
@@ -21,8 +28,10 @@ from rules_core import RuleSet
 from tutor.accounts.models import User
 from tutor.quizzes.models import Quiz, Skill
 from tutor.quizzes.services import MAX_QUESTIONS, QuizError, check_can_answer, create_quiz
+from tutor.table import services as table_services
+from tutor.table.models import Focus, TableRound
 
-from .models import Assignment, Membership, SchoolClass
+from .models import MAX_TABLE_ROUNDS, Assignment, Membership, SchoolClass
 
 
 class AssignmentError(QuizError):
@@ -42,6 +51,29 @@ class AssignmentSpec:
     explanations: str = Assignment.Explanations.IMMEDIATELY
     late_policy: str = Assignment.LatePolicy.REFUSE
     tools_allowed: bool = False
+    activity: str = Assignment.Activity.QUIZ
+    round_count: int = 0  # table rounds only
+    focus: str = ""  # table rounds only
+
+
+def _check_quiz_spec(spec: AssignmentSpec) -> None:
+    if not spec.kinds or any(k not in Skill.values for k in spec.kinds):
+        raise AssignmentError(_("Choose at least one question kind."))
+    if not 1 <= spec.question_count <= MAX_QUESTIONS:
+        raise AssignmentError(
+            _("An assignment has 1 to %(max)s questions.") % {"max": MAX_QUESTIONS}
+        )
+    if not 1 <= spec.attempts_allowed <= 10:
+        raise AssignmentError(_("Allow between 1 and 10 attempts."))
+
+
+def _check_table_spec(spec: AssignmentSpec) -> None:
+    if not 1 <= spec.round_count <= MAX_TABLE_ROUNDS:
+        raise AssignmentError(
+            _("Rounds at the table: set 1 to %(max)s rounds.") % {"max": MAX_TABLE_ROUNDS}
+        )
+    if spec.focus not in Focus.values:
+        raise AssignmentError(_("Rounds at the table: choose what the rounds practise."))
 
 
 def create_assignment(
@@ -49,32 +81,50 @@ def create_assignment(
 ) -> Assignment:
     if school_class.teacher_id != teacher.pk:
         raise AssignmentError(_("You can only set work for your own classes."))
-    if not spec.kinds or any(k not in Skill.values for k in spec.kinds):
-        raise AssignmentError(_("Choose at least one question kind."))
-    if not 1 <= spec.question_count <= MAX_QUESTIONS:
-        raise AssignmentError(
-            _("An assignment has 1 to %(max)s questions.") % {"max": MAX_QUESTIONS}
-        )
+    if spec.activity not in Assignment.Activity.values:
+        raise AssignmentError(_("Choose quiz questions or rounds at the table."))
+    table = spec.activity == Assignment.Activity.TABLE
+    if table:
+        _check_table_spec(spec)
+    else:
+        _check_quiz_spec(spec)
     if spec.due_at <= spec.opens_at:
         raise AssignmentError(_("The due date must come after the opening date."))
-    if not 1 <= spec.attempts_allowed <= 10:
-        raise AssignmentError(_("Allow between 1 and 10 attempts."))
     rules = RuleSet.preset(spec.rules_preset)
+    common = {
+        "school_class": school_class,
+        "title": spec.title.strip() or _("Assignment"),
+        "activity": spec.activity,
+        "rules": rules.to_dict(),
+        "rules_preset": spec.rules_preset,
+        "opens_at": spec.opens_at,
+        "due_at": spec.due_at,
+        "same_questions": spec.same_questions,
+        "late_policy": spec.late_policy,
+        "base_seed": secrets.randbelow(2**31),
+    }
+    if table:
+        # The quiz fields do not apply: no kinds or questions, one go at the set of
+        # rounds, and the table judges each move at once (it cannot hold back
+        # "illegal card, play again"). The Weis tool is barred only during quiz
+        # attempts (classroom.selectors.assignment_barring_tools).
+        return Assignment.objects.create(
+            **common,
+            kinds=[],
+            question_count=0,
+            round_count=spec.round_count,
+            focus=spec.focus,
+            attempts_allowed=1,
+            explanations=Assignment.Explanations.IMMEDIATELY,
+            tools_allowed=True,
+        )
     return Assignment.objects.create(
-        school_class=school_class,
-        title=spec.title.strip() or _("Assignment"),
+        **common,
         kinds=list(dict.fromkeys(spec.kinds)),
         question_count=spec.question_count,
-        rules=rules.to_dict(),
-        rules_preset=spec.rules_preset,
-        opens_at=spec.opens_at,
-        due_at=spec.due_at,
         attempts_allowed=spec.attempts_allowed,
-        same_questions=spec.same_questions,
         explanations=spec.explanations,
-        late_policy=spec.late_policy,
         tools_allowed=spec.tools_allowed,
-        base_seed=secrets.randbelow(2**31),
     )
 
 
@@ -146,3 +196,59 @@ def submit(*, learner: User, quiz: Quiz, now: datetime | None = None) -> Quiz:
         raise AssignmentError(_("This attempt has been submitted; it takes no more answers."))
     quiz.refresh_from_db()
     return quiz
+
+
+# --- rounds at the table ---------------------------------------------------------------
+
+
+def table_seeds(assignment: Assignment, index: int) -> list[int]:
+    """Candidate seeds of the assignment's round ``index`` (0-based), the same for
+    everybody: the first one the scenario builder finds a deal for is played."""
+    return [
+        _seed(assignment.base_seed, "table", index, attempt)
+        for attempt in range(table_services.SEED_TRIES)
+    ]
+
+
+def start_table_round(
+    *, learner: User, assignment: Assignment, now: datetime | None = None
+) -> TableRound:
+    """The learner's unfinished round of this table assignment, or its next round.
+
+    Only for current members of the class, only while the assignment is open (or past
+    its due date when late work is accepted), and never more rounds than were set.
+    """
+    now = now or timezone.now()
+    if not assignment.is_table:
+        raise AssignmentError(_("This assignment is a quiz, not rounds at the table."))
+    if not is_member(learner, assignment):
+        raise AssignmentError(_("This assignment is for another class."))
+    if now < assignment.opens_at:
+        raise AssignmentError(_("This assignment is not open yet."))
+    if assignment.is_closed(now):
+        raise AssignmentError(_("The due date has passed; this assignment takes no more work."))
+    rounds = TableRound.objects.filter(assignment=assignment, learner=learner)
+    unfinished = rounds.filter(finished_at__isnull=True).order_by("assignment_index").first()
+    if unfinished is not None:
+        return unfinished
+    index = rounds.count()
+    if index >= assignment.round_count:
+        raise AssignmentError(
+            _("You have played all %(n)s rounds of this assignment.")
+            % {"n": assignment.round_count}
+        )
+    try:
+        with transaction.atomic():
+            return table_services.start_round(
+                learner=learner,
+                focus=assignment.focus,
+                rules=RuleSet.from_dict(assignment.rules),
+                seeds=table_seeds(assignment, index) if assignment.same_questions else (),
+                assignment=assignment,
+                assignment_index=index,
+            )
+    except IntegrityError:
+        # Two tabs dealt the same round at once; the other one won.
+        return rounds.get(assignment_index=index)
+    except table_services.RoundError as err:
+        raise AssignmentError(str(err)) from None

@@ -24,7 +24,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from .results import UNANSWERED, AssignmentResults, MasteryGrid
+from .models import Assignment
+from .results import UNANSWERED, AssignmentResults, MasteryGrid, TableResults
 
 BOM = "\ufeff"
 DELIMITER = ";"
@@ -129,6 +130,57 @@ def assignment_results_csv(results: AssignmentResults) -> HttpResponse:
     header, rows = assignment_results_rows(results)
     filename = ascii_filename(
         results.school_class.name, results.assignment.title, "results", fallback="results"
+    )
+    return csv_response(filename, header, rows)
+
+
+def table_results_rows(results: TableResults) -> tuple[list[Cell], list[list[Cell]]]:
+    """One row per learner for rounds at the table: rounds started and finished, then
+    per skill the decisions right and wrong; a last row with the class's facility."""
+    header: list[Cell] = [
+        _("Learner"),
+        _("Status"),
+        _("Rounds set"),
+        _("Rounds started"),
+        _("Rounds finished"),
+        _("Rounds finished late"),
+        _("Decisions right"),
+        _("Decisions judged"),
+        _("Decisions right (%)"),
+    ]
+    for skill in results.skills:
+        header.append(_("%(skill)s: right") % {"skill": skill.label})
+        header.append(_("%(skill)s: wrong") % {"skill": skill.label})
+    rows: list[list[Cell]] = []
+    for row in results.rows:
+        line: list[Cell] = [
+            row.learner.username,
+            row.status_label,
+            row.rounds_set,
+            row.started,
+            row.finished,
+            row.late,
+            row.right,
+            row.judged,
+            row.percent,
+        ]
+        for tally in row.skills:
+            line.extend([tally.right, tally.wrong])
+        rows.append(line)
+    total: list[Cell] = [_("Whole class"), None, None, None, None, None]
+    right = sum(t.right for t in results.skills)
+    judged = sum(t.judged for t in results.skills)
+    total.extend([right, judged, round(100 * right / judged) if judged else None])
+    for tally in results.skills:
+        total.extend([tally.right, tally.wrong])
+    rows.append(total)
+    return header, rows
+
+
+def table_results_csv(assignment: Assignment, results: TableResults) -> HttpResponse:
+    header, rows = table_results_rows(results)
+    filename = ascii_filename(
+        results.school_class.name, assignment.title, "results", fallback="results"
     )
     return csv_response(filename, header, rows)
 

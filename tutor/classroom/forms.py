@@ -12,9 +12,10 @@ from tutor.accounts.validators import clean_display_name
 from tutor.core.explain import preset_choices
 from tutor.quizzes.models import Skill
 from tutor.quizzes.services import MAX_QUESTIONS
+from tutor.table.models import Focus
 
 from .assignments import AssignmentSpec
-from .models import Assignment, SchoolClass
+from .models import MAX_TABLE_ROUNDS, Assignment, SchoolClass
 from .services import normalise_join_code
 
 
@@ -41,12 +42,47 @@ class DateTimeInput(forms.DateTimeInput):
 
 
 class AssignmentForm(forms.Form):
+    """A quiz or rounds at the table. The page shows both groups of fields (without
+    JavaScript nothing can hide one); each says which activity it is for, and the
+    fields of the activity not chosen are ignored."""
+
+    QUIZ_FIELDS = ("kinds", "question_count", "attempts_allowed", "explanations", "tools_allowed")
+    TABLE_FIELDS = ("round_count", "focus")
+
     title = forms.CharField(label=_("Title"), max_length=120)
+    activity = forms.ChoiceField(
+        label=_("What the learners do"),
+        choices=Assignment.Activity.choices,
+        initial=Assignment.Activity.QUIZ,
+        widget=forms.RadioSelect,
+        # A post without it (a form from before table rounds) sets a quiz.
+        required=False,
+    )
     kinds = forms.MultipleChoiceField(
-        label=_("Question kinds"), choices=Skill.choices, widget=forms.CheckboxSelectMultiple
+        label=_("Question kinds"),
+        choices=Skill.choices,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
     )
     question_count = forms.IntegerField(
-        label=_("Number of questions"), min_value=1, max_value=MAX_QUESTIONS, initial=6
+        label=_("Number of questions"),
+        min_value=1,
+        max_value=MAX_QUESTIONS,
+        initial=6,
+        required=False,
+    )
+    round_count = forms.IntegerField(
+        label=_("Number of rounds"),
+        min_value=1,
+        max_value=MAX_TABLE_ROUNDS,
+        initial=3,
+        required=False,
+    )
+    focus = forms.ChoiceField(
+        label=_("What the rounds practise"),
+        choices=Focus.choices,
+        widget=forms.RadioSelect,
+        required=False,
     )
     rules_preset = forms.ChoiceField(
         label=_("Rule set"),
@@ -56,20 +92,25 @@ class AssignmentForm(forms.Form):
     opens_at = forms.DateTimeField(label=_("Opens"), widget=DateTimeInput())
     due_at = forms.DateTimeField(label=_("Due"), widget=DateTimeInput())
     attempts_allowed = forms.IntegerField(
-        label=_("Attempts allowed"), min_value=1, max_value=10, initial=1
+        label=_("Attempts allowed"), min_value=1, max_value=10, initial=1, required=False
     )
     same_questions = forms.TypedChoiceField(
-        label=_("Questions"),
-        choices=[("1", _("the same questions for everybody")), ("0", _("a variant per learner"))],
+        label=_("Questions and deals"),
+        choices=[("1", _("the same for everybody")), ("0", _("a variant per learner"))],
         coerce=lambda v: v == "1",
         initial="1",
         widget=forms.RadioSelect,
+        help_text=_(
+            "A quiz: the same questions. Rounds at the table: the same deal in round 1, "
+            "the same in round 2, and so on."
+        ),
     )
     explanations = forms.ChoiceField(
         label=_("Learners see the explanations"),
         choices=Assignment.Explanations.choices,
         initial=Assignment.Explanations.IMMEDIATELY,
         widget=forms.RadioSelect,
+        required=False,
     )
     late_policy = forms.ChoiceField(
         label=_("After the due date"),
@@ -89,9 +130,22 @@ class AssignmentForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["rules_preset"].choices = preset_choices()
+        # Formatted here, in the request's language (a lazy text formatted at import
+        # time would be fixed in the language of the import).
+        self.fields["round_count"].help_text = _(
+            "1 to %(max)s rounds, played one after the other."
+        ) % {"max": MAX_TABLE_ROUNDS}
         now = timezone.localtime().replace(second=0, microsecond=0)
         self.fields["opens_at"].initial = now
         self.fields["due_at"].initial = now + timedelta(days=7)
+
+    @property
+    def quiz_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.QUIZ_FIELDS]
+
+    @property
+    def table_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.TABLE_FIELDS]
 
     def clean_title(self) -> str:
         # No zero-width or blank-only titles (tutor/accounts/validators.py).
@@ -112,10 +166,52 @@ class AssignmentForm(forms.Form):
         opens, due = data.get("opens_at"), data.get("due_at")
         if opens and due and due <= opens:
             self.add_error("due_at", _("The due date must come after the opening date."))
+        if "activity" in self.errors:
+            return data
+        data["activity"] = data.get("activity") or Assignment.Activity.QUIZ
+        if data["activity"] == Assignment.Activity.TABLE:
+            self._clean_table(data)
+        else:
+            self._clean_quiz(data)
         return data
+
+    def _clean_quiz(self, data: dict[str, Any]) -> None:
+        # The fields of the table are ignored: their errors would only confuse.
+        for name in self.TABLE_FIELDS:
+            self.errors.pop(name, None)
+        if not data.get("kinds") and "kinds" not in self.errors:
+            self.add_error("kinds", _("A quiz needs at least one question kind."))
+        if data.get("question_count") is None and "question_count" not in self.errors:
+            self.add_error("question_count", _("A quiz needs a number of questions."))
+        if data.get("attempts_allowed") is None and "attempts_allowed" not in self.errors:
+            data["attempts_allowed"] = 1
+        if not data.get("explanations"):
+            data["explanations"] = Assignment.Explanations.IMMEDIATELY
+
+    def _clean_table(self, data: dict[str, Any]) -> None:
+        for name in self.QUIZ_FIELDS:
+            self.errors.pop(name, None)
+        if data.get("round_count") is None and "round_count" not in self.errors:
+            self.add_error("round_count", _("Rounds at the table need a number of rounds."))
+        if not data.get("focus") and "focus" not in self.errors:
+            self.add_error("focus", _("Choose what the rounds practise."))
 
     def spec(self) -> AssignmentSpec:
         d = self.cleaned_data
+        if d["activity"] == Assignment.Activity.TABLE:
+            return AssignmentSpec(
+                title=d["title"],
+                kinds=(),
+                question_count=0,
+                rules_preset=d["rules_preset"],
+                opens_at=d["opens_at"],
+                due_at=d["due_at"],
+                same_questions=d["same_questions"],
+                late_policy=d["late_policy"],
+                activity=Assignment.Activity.TABLE,
+                round_count=d["round_count"],
+                focus=d["focus"],
+            )
         return AssignmentSpec(
             title=d["title"],
             kinds=d["kinds"],

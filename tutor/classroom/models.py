@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tutor.table.models import Focus
+
 # No 0/O, 1/I/L: a pupil copies the code from a projector.
 JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 JOIN_CODE_LENGTH = 8
@@ -55,8 +57,17 @@ class Membership(models.Model):
         return f"{self.learner} in {self.school_class}"
 
 
+# A class plays one round in a lesson or two; ten is plenty for an assignment.
+MAX_TABLE_ROUNDS = 10
+
+
 class Assignment(models.Model):
-    """A quiz a teacher sets for a class: kinds, length, rule set, dates and policies."""
+    """Work a teacher sets for a class, with its rule set, dates and policies: a quiz
+    (question kinds and length) or rounds at the table (a count and a focus)."""
+
+    class Activity(models.TextChoices):
+        QUIZ = "quiz", _("Quiz questions")
+        TABLE = "table", _("Rounds at the table")
 
     class Explanations(models.TextChoices):
         IMMEDIATELY = "immediately", _("at once, after each answer")
@@ -70,8 +81,16 @@ class Assignment(models.Model):
         SchoolClass, on_delete=models.CASCADE, related_name="assignments"
     )
     title = models.CharField(_("title"), max_length=120)
+    activity = models.CharField(
+        _("activity"), max_length=8, choices=Activity.choices, default=Activity.QUIZ
+    )
     kinds = models.JSONField(_("question kinds"), default=list)
     question_count = models.PositiveSmallIntegerField(_("number of questions"), default=6)
+    # Rounds at the table only (0 for a quiz): how many rounds, aimed at what.
+    round_count = models.PositiveSmallIntegerField(_("number of rounds"), default=0)
+    focus = models.CharField(
+        _("focus at the table"), max_length=16, choices=Focus.choices, blank=True, default=""
+    )
     rules = models.JSONField(_("rule set"), default=dict)
     rules_preset = models.CharField(max_length=32, default="default")
     opens_at = models.DateTimeField(_("opens"))
@@ -95,11 +114,26 @@ class Assignment(models.Model):
 
     class Meta:
         ordering = ["-due_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(activity="quiz")
+                | (
+                    models.Q(activity="table", round_count__gte=1)
+                    & models.Q(round_count__lte=MAX_TABLE_ROUNDS)
+                    & ~models.Q(focus="")
+                ),
+                name="table_assignment_has_rounds_and_focus",
+            )
+        ]
         verbose_name = _("assignment")
         verbose_name_plural = _("assignments")
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def is_table(self) -> bool:
+        return self.activity == self.Activity.TABLE
 
     def is_open(self, now: datetime) -> bool:
         """Work can be done now: opened and not closed."""
@@ -110,4 +144,7 @@ class Assignment(models.Model):
         return now > self.due_at and self.late_policy == self.LatePolicy.REFUSE
 
     def explanations_visible(self, now: datetime) -> bool:
+        # The table judges every move at once, whatever the field says (issue 14).
+        if self.is_table:
+            return True
         return self.explanations == self.Explanations.IMMEDIATELY or now >= self.due_at

@@ -19,17 +19,32 @@ from . import results as selectors
 @teacher_required
 def assignment_results(request: HttpRequest, assignment_id: int) -> HttpResponse:
     assignment = selectors.assignment_of_teacher(request.user, assignment_id)
-    results = selectors.assignment_results(assignment, deck=current_deck(request))
+    school_class = assignment.school_class
+    if assignment.is_table:
+        results = None
+        table = selectors.table_results(school_class, [assignment])
+    else:
+        results = selectors.assignment_results(assignment, deck=current_deck(request))
+        table = None
     return render(
         request,
         "classroom/results/assignment_results.html",
-        {"results": results, "assignment": assignment, "school_class": results.school_class},
+        {
+            "results": results,
+            "table": table,
+            "assignment": assignment,
+            "school_class": school_class,
+        },
     )
 
 
 @teacher_required
 def assignment_results_csv(request: HttpRequest, assignment_id: int) -> HttpResponse:
     assignment = selectors.assignment_of_teacher(request.user, assignment_id)
+    if assignment.is_table:
+        return csv_export.table_results_csv(
+            assignment, selectors.table_results(assignment.school_class, [assignment])
+        )
     return csv_export.assignment_results_csv(selectors.assignment_results(assignment))
 
 
@@ -40,7 +55,11 @@ def class_mastery(request: HttpRequest, class_id: int) -> HttpResponse:
     return render(
         request,
         "classroom/results/class_mastery.html",
-        {"grid": grid, "school_class": school_class},
+        {
+            "grid": grid,
+            "table": selectors.class_table_results(school_class),
+            "school_class": school_class,
+        },
     )
 
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from tutor.accounts.models import User
 from tutor.quizzes.models import Quiz
+from tutor.table.models import TableRound
 
 from .models import Assignment, Membership, SchoolClass
 
@@ -41,14 +42,57 @@ class DueRow:
     best_score: int | None
     attempts_used: int
     late_now: bool
+    # Rounds at the table (0 and None for a quiz).
+    rounds_started: int = 0
+    rounds_finished: int = 0
+    open_round: TableRound | None = None
+    decisions_right: int = 0
+    decisions_judged: int = 0
 
     @property
     def can_start(self) -> bool:
         return self.status in {"open", "in_progress", "submitted"}
 
+    @property
+    def round_number(self) -> int:
+        """The round the learner plays next (1-based): the unfinished one, or the next."""
+        if self.open_round is not None and self.open_round.assignment_index is not None:
+            return self.open_round.assignment_index + 1
+        return min(self.rounds_finished + 1, self.assignment.round_count)
+
+
+def _table_status(assignment: Assignment, rounds: list[TableRound], now: datetime) -> str:
+    finished = sum(1 for r in rounds if r.finished_at is not None)
+    if now < assignment.opens_at:
+        return "upcoming"
+    if finished >= assignment.round_count:
+        return "done"
+    if assignment.is_closed(now):
+        return "done" if finished else "missed"
+    return "in_progress" if rounds else "open"
+
+
+def _table_row(assignment: Assignment, rounds: list[TableRound], now: datetime) -> DueRow:
+    tallies = [counts for r in rounds for counts in (r.tally or {}).values()]
+    right = sum(c.get("right", 0) for c in tallies)
+    return DueRow(
+        assignment=assignment,
+        status=_table_status(assignment, rounds, now),
+        open_attempt=None,
+        answered=0,
+        best_score=None,
+        attempts_used=0,
+        late_now=now > assignment.due_at,
+        rounds_started=len(rounds),
+        rounds_finished=sum(1 for r in rounds if r.finished_at is not None),
+        open_round=next((r for r in rounds if r.finished_at is None), None),
+        decisions_right=right,
+        decisions_judged=right + sum(c.get("wrong", 0) for c in tallies),
+    )
+
 
 def learner_assignments(learner: User, now: datetime | None = None) -> list[DueRow]:
-    """Every assignment of the learner's classes with what they can do now (3 queries)."""
+    """Every assignment of the learner's classes with what they can do now (4 queries)."""
     now = now or timezone.now()
     assignments = list(
         Assignment.objects.filter(school_class__memberships__learner=learner)
@@ -61,8 +105,20 @@ def learner_assignments(learner: User, now: datetime | None = None) -> list[DueR
         right=Count("questions", filter=Q(questions__correct=True)),
     ):
         attempts.setdefault(quiz.assignment_id, []).append(quiz)
+    table_rounds: dict[int, list[TableRound]] = {}
+    for round_ in (
+        TableRound.objects.filter(
+            learner=learner, assignment__in=[a for a in assignments if a.is_table]
+        )
+        .only("id", "assignment_id", "assignment_index", "finished_at", "tally")
+        .order_by("assignment_index", "id")
+    ):
+        table_rounds.setdefault(round_.assignment_id, []).append(round_)
     rows = []
     for assignment in assignments:
+        if assignment.is_table:
+            rows.append(_table_row(assignment, table_rounds.get(assignment.pk, []), now))
+            continue
         mine = attempts.get(assignment.pk, [])
         open_attempt = next((q for q in mine if q.submitted_at is None), None)
         submitted = [q for q in mine if q.submitted_at is not None]

@@ -163,10 +163,15 @@ def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
         Assignment, pk=assignment_id, school_class__memberships__learner=request.user
     )
     try:
-        quiz = assignments.start_or_resume(learner=request.user, assignment=assignment)
+        if assignment.is_table:
+            round_ = assignments.start_table_round(learner=request.user, assignment=assignment)
+        else:
+            quiz = assignments.start_or_resume(learner=request.user, assignment=assignment)
     except QuizError as error:
         messages.error(request, str(error))
         return redirect("dashboard")
+    if assignment.is_table:
+        return redirect("table:round", round_id=round_.pk)
     return redirect("quizzes:quiz", quiz_id=quiz.pk)
 
 

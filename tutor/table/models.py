@@ -45,7 +45,8 @@ class TableRound(models.Model):
     # Per skill, {"right": n, "wrong": n, "info": n} over every judgement so far, so
     # results pages need no replay.
     tally = models.JSONField(default=dict)
-    # Set by teacher assignments of table rounds (a later part of issue 14).
+    # Set when a teacher's assignment dealt the round. tutor.table may not import the
+    # classroom app: whoever starts the round passes the assignment in.
     assignment = models.ForeignKey(
         "classroom.Assignment",
         on_delete=models.CASCADE,
@@ -53,6 +54,9 @@ class TableRound(models.Model):
         blank=True,
         related_name="table_rounds",
     )
+    # Which of the assignment's rounds this is, 0-based; unique per learner, so two
+    # tabs starting "the next round" at once cannot deal more rounds than were set.
+    assignment_index = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -60,6 +64,12 @@ class TableRound(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["learner", "finished_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["assignment", "learner", "assignment_index"],
+                name="unique_assignment_round",
+            )
+        ]
         verbose_name = _("table round")
         verbose_name_plural = _("table rounds")
 

@@ -7,12 +7,26 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 
 from tutor.accounts.models import User
 
 from .models import TableRound
 
 SKILL_ORDER = ("trick", "weis_value", "who_writes", "stoeck", "target")
+# What each skill means at the table (the quiz's Skill labels name questions about
+# finished situations; here they are decisions made while the cards fall).
+SKILL_LABELS = {
+    "trick": _("Legal play"),
+    "weis_value": _("Weis value"),
+    "who_writes": _("Who writes"),
+    "stoeck": _("Stöck"),
+    "target": _("Target"),
+}
+
+
+def skill_label(skill: str) -> str:
+    return str(SKILL_LABELS.get(skill, skill))
 
 
 def round_of(learner: User, round_id: int) -> TableRound:
@@ -26,17 +40,17 @@ def round_of(learner: User, round_id: int) -> TableRound:
 def open_rounds(learner: User, limit: int = 10) -> list[TableRound]:
     """The learner's unfinished rounds, the most recently played first."""
     return list(
-        TableRound.objects.filter(learner=learner, finished_at__isnull=True).order_by(
-            "-last_move_at", "-created_at", "-id"
-        )[:limit]
+        TableRound.objects.filter(learner=learner, finished_at__isnull=True)
+        .select_related("assignment")
+        .order_by("-last_move_at", "-created_at", "-id")[:limit]
     )
 
 
 def finished_rounds(learner: User, limit: int = 10) -> list[TableRound]:
     return list(
-        TableRound.objects.filter(learner=learner, finished_at__isnull=False).order_by(
-            "-finished_at", "-id"
-        )[:limit]
+        TableRound.objects.filter(learner=learner, finished_at__isnull=False)
+        .select_related("assignment")
+        .order_by("-finished_at", "-id")[:limit]
     )
 
 

@@ -8,6 +8,10 @@ move the referee refuses (``TableError``) is refused before anything is written.
 judgements a move produces count towards the learner's mastery in the same
 transaction, once each (``TableRound.recorded``); ``info`` judgements do not count.
 
+A round dealt by a teacher's assignment is played only while the assignment takes
+work and the learner is still in its class (:func:`check_can_play`, like
+``tutor.quizzes.services.check_can_answer``); otherwise :class:`RoundLocked` (403).
+
 An illegal card is a move too: the referee judges it wrong (with the R3 reason) and
 does not play it, and the learner plays again. It stays in the log, so the round can
 be replayed and re-judged exactly and the wrong card counts once for mastery.
@@ -16,7 +20,9 @@ be replayed and re-judged exactly and the wrong card counts once for mastery.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -54,6 +60,10 @@ class MoveRefused(RoundError):
     """The referee or the form refused the move (400); nothing was stored."""
 
 
+class RoundLocked(RoundError):
+    """The round's assignment takes no more work from this learner (403)."""
+
+
 @dataclass(frozen=True)
 class MoveOutcome:
     round: TableRound
@@ -80,17 +90,31 @@ def start_round(
     focus: str,
     rules: RuleSet | None = None,
     seed: int | None = None,
+    seeds: Sequence[int] = (),
     assignment: Any = None,
+    assignment_index: int | None = None,
 ) -> TableRound:
     """A new round aimed at ``focus``; with ``seed`` None a fresh one is drawn (and a
-    few more tried should the builder find no deal for one)."""
+    few more tried should the builder find no deal for one).
+
+    ``seeds``: candidates tried in order instead (the first with a deal wins), so a
+    caller that derives seeds gets the same deal every time. ``assignment`` and
+    ``assignment_index`` (0-based) mark a round dealt by a teacher's assignment; the
+    caller checks that the learner may start it. A second round with the same index
+    raises ``IntegrityError`` (the unique constraint), which the caller resolves.
+    """
     if not learner.is_learner:
         raise RoundError(_("Only learners play at the table."))
     if focus not in Focus.values:
         raise RoundError(_("Choose one of the focuses shown."))
     rules = rules or RuleSet()
-    seeds = [seed] if seed is not None else [new_seed() for _ in range(SEED_TRIES)]
-    for candidate in seeds:
+    if seeds:
+        candidates = list(seeds)
+    elif seed is not None:
+        candidates = [seed]
+    else:
+        candidates = [new_seed() for _ in range(SEED_TRIES)]
+    for candidate in candidates:
         try:
             scenario = build_scenario(focus, candidate, rules)
         except TableError:
@@ -102,8 +126,43 @@ def start_round(
             rules=rules.to_dict(),
             scenario=scenario.to_dict(),
             assignment=assignment,
+            assignment_index=assignment_index,
         )
     raise RoundError(_("No deal could be found for this focus; please try again."))
+
+
+def check_can_play(round_: TableRound, now: datetime) -> None:
+    """Raise :class:`RoundLocked` when the round's assignment takes no more moves from
+    its learner: they left the class, or the due date passed with late work refused.
+    A practice round (no assignment) is always playable.
+
+    The assignment comes through the round's foreign key (tutor.table does not import
+    the classroom app); its ``is_closed`` holds the rules of time.
+    """
+    assignment = round_.assignment
+    if assignment is None:
+        return
+    if not assignment.school_class.memberships.filter(learner_id=round_.learner_id).exists():
+        raise RoundLocked(
+            _(
+                "You are no longer in the class of the assignment «%(title)s», so this "
+                "round takes no more moves."
+            )
+            % {"title": assignment.title}
+        )
+    if now < assignment.opens_at:
+        raise RoundLocked(_("This assignment is not open yet."))
+    if assignment.is_closed(now):
+        raise RoundLocked(_("The due date has passed; this assignment takes no more work."))
+
+
+def locked_reason(round_: TableRound, now: datetime | None = None) -> str:
+    """Why the round takes no more moves from its learner, or '' when it does."""
+    try:
+        check_can_play(round_, now or timezone.now())
+    except RoundLocked as locked:
+        return str(locked)
+    return ""
 
 
 def _tally(tally: dict[str, Any], judgements: tuple[Judgement, ...]) -> dict[str, Any]:
@@ -126,6 +185,7 @@ def play_move(
     """
     if round_.learner_id != learner.pk:
         raise RoundError("This round belongs to another learner.")
+    check_can_play(round_, timezone.now())
     if expected_count != round_.move_count:
         raise StaleMove(stale_message())
     if round_.move_count >= MAX_MOVES:

@@ -4,8 +4,10 @@ Every page renders from ``learner_view(table)`` (what the learner may know), nev
 from the table itself. Every action is a plain form POST that redirects back to the
 table (no JavaScript needed); with htmx the same POST returns the round's partial.
 Status codes: 200 for a move made (also an illegal card: it is judged, not played),
-400 for a move refused (the form or the referee; nothing stored), 409 for a stale or
-double POST (nothing changes).
+400 for a move refused (the form or the referee; nothing stored), 403 for a move in
+a round whose assignment takes no more work from the learner (left the class, or
+past a due date that refuses late work), 409 for a stale or double POST (nothing
+changes).
 """
 
 from __future__ import annotations
@@ -84,6 +86,8 @@ def _context(request: HttpRequest, round_: TableRound, **extra: Any) -> dict[str
         "jasstafel_form": None,
         "error": "",
         "moved": False,
+        # An assignment's round that takes no more moves shows why instead of its forms.
+        "locked": services.locked_reason(round_) if t.phase != "done" else "",
         **extra,
     }
     if t.phase == "jasstafel":
@@ -149,12 +153,14 @@ def move(request: HttpRequest, round_id: int) -> HttpResponse:
             error, status = str(stale), 409
         except services.MoveRefused as refused:
             error, status = str(refused), 400
+        except services.RoundLocked as locked:
+            error, status = str(locked), 403
     if request.htmx:
         context = _context(request, round_, error=error, moved=status == 200, **extra)
         return render(request, "table/round.html#round", context, status=status)
     if status == 409:
         messages.error(request, error)
-    elif status == 400:
+    elif status in (400, 403):
         context = _context(request, round_, error=error, **extra)
         return render(request, "table/round.html", context, status=status)
     url = reverse("table:round", args=[round_.pk])
