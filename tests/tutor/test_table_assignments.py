@@ -674,3 +674,58 @@ def test_pages_cost_the_same_queries_for_a_big_class(client, teacher):
                 assert client.get(url).status_code == 200
         counts.append(len(queries.captured_queries))
     assert counts[0] == counts[1]
+
+
+# ---------------------------------------------------------------------------
+# The Weis tool during a round of an assignment (issue 12, item 5)
+
+
+def weis_tool(client):
+    return client.get(
+        reverse("weistool:tool"),
+        {
+            "contract": "H",
+            "rules": "default",
+            "seat0_text": "H6 H7 H8 H9",
+            "seat1_text": "C6 C7 C8",
+        },
+    ).content.decode()
+
+
+def test_r12_5_an_unfinished_round_bars_the_weis_tool_until_it_is_played(
+    client, member, table_assignment
+):
+    client.force_login(member)
+    assert "writes Weis" in weis_tool(client)  # nothing started: the tool works
+    round_ = assignments.start_table_round(learner=member, assignment=table_assignment)
+    html = weis_tool(client)
+    assert "writes Weis" not in html and table_assignment.title in html
+    play_round(member, round_)
+    assert "writes Weis" in weis_tool(client)
+
+
+def test_r12_5_a_table_assignment_may_allow_the_weis_tool(client, member, school_class):
+    allowed = TableAssignmentFactory(school_class=school_class, tools_allowed=True)
+    assignments.start_table_round(learner=member, assignment=allowed)
+    client.force_login(member)
+    assert "writes Weis" in weis_tool(client)
+
+
+def test_r12_5_practice_rounds_never_bar_the_weis_tool(client, member):
+    services.start_round(learner=member, focus="stoeck")
+    client.force_login(member)
+    assert "writes Weis" in weis_tool(client)
+
+
+def test_r12_5_the_form_sets_tools_allowed_for_table_rounds(client, teacher, school_class):
+    client.force_login(teacher)
+    client.post(
+        reverse("classroom:assignment_create", args=[school_class.pk]),
+        form_post(title="Mit Rechner", tools_allowed="on"),
+    )
+    client.post(
+        reverse("classroom:assignment_create", args=[school_class.pk]),
+        form_post(title="Ohne Rechner"),
+    )
+    assert Assignment.objects.get(title="Mit Rechner").tools_allowed is True
+    assert Assignment.objects.get(title="Ohne Rechner").tools_allowed is False

@@ -102,12 +102,14 @@ def create_assignment(
         "same_questions": spec.same_questions,
         "late_policy": spec.late_policy,
         "base_seed": secrets.randbelow(2**31),
+        "tools_allowed": spec.tools_allowed,
     }
     if table:
         # The quiz fields do not apply: no kinds or questions, one go at the set of
         # rounds, and the table judges each move at once (it cannot hold back
-        # "illegal card, play again"). The Weis tool is barred only during quiz
-        # attempts (classroom.selectors.assignment_barring_tools).
+        # "illegal card, play again"). The Weis tool is barred during an unfinished
+        # round unless allowed, as during a quiz attempt (a learner could otherwise
+        # paste the shown melds to answer "who writes").
         return Assignment.objects.create(
             **common,
             kinds=[],
@@ -116,7 +118,6 @@ def create_assignment(
             focus=spec.focus,
             attempts_allowed=1,
             explanations=Assignment.Explanations.IMMEDIATELY,
-            tools_allowed=True,
         )
     return Assignment.objects.create(
         **common,
@@ -124,7 +125,6 @@ def create_assignment(
         question_count=spec.question_count,
         attempts_allowed=spec.attempts_allowed,
         explanations=spec.explanations,
-        tools_allowed=spec.tools_allowed,
     )
 
 

@@ -46,7 +46,7 @@ class AssignmentForm(forms.Form):
     JavaScript nothing can hide one); each says which activity it is for, and the
     fields of the activity not chosen are ignored."""
 
-    QUIZ_FIELDS = ("kinds", "question_count", "attempts_allowed", "explanations", "tools_allowed")
+    QUIZ_FIELDS = ("kinds", "question_count", "attempts_allowed", "explanations")
     TABLE_FIELDS = ("round_count", "focus")
 
     title = forms.CharField(label=_("Title"), max_length=120)
@@ -211,6 +211,7 @@ class AssignmentForm(forms.Form):
                 activity=Assignment.Activity.TABLE,
                 round_count=d["round_count"],
                 focus=d["focus"],
+                tools_allowed=d["tools_allowed"],
             )
         return AssignmentSpec(
             title=d["title"],

@@ -167,4 +167,19 @@ def assignment_barring_tools(user: User, now: datetime | None = None) -> Assignm
     for attempt in attempts:
         if attempt.assignment.is_open(now):
             return attempt.assignment
+    rounds = (
+        TableRound.objects.filter(
+            learner=user,
+            finished_at__isnull=True,
+            assignment__tools_allowed=False,
+            assignment__opens_at__lte=now,
+            assignment__school_class__memberships__learner=user,
+        )
+        .select_related("assignment")
+        .order_by("assignment__due_at")
+    )
+    for table_round in rounds:
+        assignment = table_round.assignment
+        if assignment is not None and assignment.is_open(now):
+            return assignment
     return None
