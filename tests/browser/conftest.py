@@ -11,6 +11,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import Browser, BrowserContext, Page
 
 # Playwright's sync API runs an event loop; Django's ORM must be allowed beside it.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -66,3 +69,46 @@ def phone(browser, browser_context_args: dict):  # a page at phone width
 def browser_context_args(browser_context_args: dict) -> dict:
     # A Swiss pupil's browser: LocaleMiddleware picks German from Accept-Language.
     return {**browser_context_args, "locale": "de-CH"}
+
+
+@pytest.fixture
+def sign_in(live_server):
+    """``sign_in(context, user)``: give a browser context a logged-in session for
+    ``user`` (``None``: no session). Tests that are not about logging in skip the form
+    and its deliberately slow password hash."""
+
+    def sign(context: BrowserContext, user) -> None:
+        context.clear_cookies(name="sessionid")
+        if user is None:
+            return
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies["sessionid"].value
+        context.add_cookies([{"name": "sessionid", "value": cookie, "url": live_server.url}])
+
+    return sign
+
+
+@pytest.fixture
+def browser_for(browser: Browser, browser_context_args: dict, live_server):
+    """``browser_for(width, lang)``: a new page in its own context at that width, whose
+    browser asks for ``lang`` (Accept-Language and Django's language cookie)."""
+    contexts: list[BrowserContext] = []
+
+    def make(width: int, lang: str) -> Page:
+        context = browser.new_context(
+            **{
+                **browser_context_args,
+                "viewport": {"width": width, "height": 844 if width < 600 else 900},
+                "locale": "de-CH" if lang == "de" else "en",
+            }
+        )
+        context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}]
+        )
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
