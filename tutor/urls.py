@@ -19,6 +19,7 @@ urlpatterns = [
     path("practice/", include("tutor.quizzes.urls")),
     path("table/", include("tutor.table.urls")),
     path("dashboard/", classroom_views.dashboard, name="dashboard"),
+    path("privacy/", include("tutor.classroom.privacy_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
