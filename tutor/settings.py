@@ -89,6 +89,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tutor.core.middleware.DatabaseUnavailableMiddleware",
+    # One-time passwords must be replaced first; pending teachers see why pages are
+    # closed to them (tutor/accounts/middleware.py).
+    "tutor.accounts.middleware.AccountStateMiddleware",
     # Last, as django-axes asks: it turns a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -210,6 +213,42 @@ AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# E-mail: password resets and teacher sign-ups. Development prints every mail on the
+# console (unless EMAIL_HOST is set); production sends by SMTP with these variables.
+EMAIL_BACKEND = (
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG and not os.environ.get("EMAIL_HOST")
+    else "django.core.mail.backends.smtp.EmailBackend"
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# A mail server that does not answer must not hold a worker: the request gives up.
+EMAIL_TIMEOUT = 10
+
+# Teachers who sign up confirm their address by a link valid this long (seconds);
+# unconfirmed sign-ups are deleted after it. Then "auto": they are teachers at once;
+# "admin": an administrator approves them in the admin (action "Approve").
+JASS_EMAIL_VERIFICATION_MAX_AGE = int(
+    os.environ.get("JASS_EMAIL_VERIFICATION_MAX_AGE", str(3 * 24 * 3600))
+)
+JASS_TEACHER_APPROVAL = os.environ.get("JASS_TEACHER_APPROVAL", "admin")
+if JASS_TEACHER_APPROVAL not in {"admin", "auto"}:
+    raise ImproperlyConfigured(
+        f'JASS_TEACHER_APPROVAL must be "admin" or "auto", not {JASS_TEACHER_APPROVAL!r}'
+    )
+# Requests that send mail to an address the requester types (tutor/accounts/throttle.py),
+# counted per window: password resets per client address and per e-mail address,
+# teacher sign-ups per client address.
+JASS_MAIL_RATE_WINDOW = timedelta(hours=1)
+JASS_PASSWORD_RESET_ADDRESS_LIMIT = int(os.environ.get("JASS_PASSWORD_RESET_ADDRESS_LIMIT", "10"))
+JASS_PASSWORD_RESET_EMAIL_LIMIT = int(os.environ.get("JASS_PASSWORD_RESET_EMAIL_LIMIT", "3"))
+JASS_TEACHER_SIGNUP_ADDRESS_LIMIT = int(os.environ.get("JASS_TEACHER_SIGNUP_ADDRESS_LIMIT", "10"))
 
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]

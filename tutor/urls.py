@@ -14,6 +14,7 @@ urlpatterns = [
     path("accounts/signup/", classroom_views.signup, name="signup"),
     path("accounts/", include("tutor.accounts.urls")),
     path("classes/", include("tutor.classroom.urls")),
+    path("classes/", include("tutor.classroom.roster_urls")),
     path("lessons/", include("tutor.lessons.urls")),
     path("weis/", include("tutor.weistool.urls")),
     path("practice/", include("tutor.quizzes.urls")),

@@ -161,7 +161,34 @@ def pages(w):
         (reverse("classroom:class_mastery", args=[c.pk]), teacher_a_only()),
         (reverse("classroom:class_mastery_csv", args=[c.pk]), teacher_a_only()),
         (reverse("classroom:learner_history", args=[c.pk, learner_a.pk]), teacher_a_only()),
+        # A learner's data (issue 16): the learner, their teacher, an administrator.
+        (
+            reverse("privacy:mine"),
+            {
+                ANON: LOGIN,
+                LEARNER_A: 200,
+                LEARNER_B: 200,
+                TEACHER_A: 403,
+                TEACHER_B: 403,
+                ADMIN: 200,
+            },
+        ),
+        (reverse("privacy:learner", args=[learner_a.pk]), privacy_of_learner_a()),
+        (reverse("privacy:export_json", args=[learner_a.pk]), privacy_of_learner_a()),
+        (reverse("privacy:delete", args=[learner_a.pk]), privacy_of_learner_a()),
     ]
+
+
+def privacy_of_learner_a(done=200):
+    """Learner A's data: A, A's teacher and the administrator; others 404."""
+    return {
+        ANON: LOGIN,
+        LEARNER_A: done,
+        LEARNER_B: 404,
+        TEACHER_A: done,
+        TEACHER_B: 404,
+        ADMIN: done,
+    }
 
 
 def posts(w):
@@ -192,6 +219,13 @@ def posts(w):
             reverse("quizzes:answer", args=[quiz.pk, 0]),
             {"choice": "a"},
             {ANON: LOGIN, LEARNER_B: 404, TEACHER_A: 403, TEACHER_B: 403, ADMIN: 404},
+        ),
+        # Without the typed confirmation nobody deletes anything: 400 where allowed.
+        (reverse("privacy:delete", args=[learner_a.pk]), {}, privacy_of_learner_a(done=400)),
+        (
+            reverse("privacy:delete", args=[learner_a.pk]),
+            {"username": "lea_a"},
+            {ANON: LOGIN, LEARNER_B: 404, TEACHER_B: 404},
         ),
     ]
 
@@ -260,3 +294,104 @@ def test_admin_site_is_for_staff_only(client, world):
         login_as(client, world, role)
         status = client.get(url).status_code
         assert status == (200 if role == ADMIN else 302), role
+
+
+# --- Issue 16: pupil accounts, passwords, teacher sign-up ------------------------------------
+
+
+def account_pages(w):
+    c = w["class_a"]
+    learner_a = w["people"][LEARNER_A]
+    everyone = dict.fromkeys(ROLES, 200)
+    logged_in = {**everyone, ANON: LOGIN}
+    # Without a one-time password the first-password page leads to the change page;
+    # the waiting page leads anybody but a pending teacher home.
+    moved_on = {**dict.fromkeys(ROLES, 302), ANON: LOGIN}
+    return [
+        (reverse("roster:roster", args=[c.pk]), teacher_a_only()),
+        (reverse("roster:cards", args=[c.pk]), teacher_a_only()),
+        (reverse("roster:reset_one", args=[c.pk, learner_a.pk]), teacher_a_only()),
+        (reverse("password_change"), logged_in),
+        (reverse("password_change_done"), logged_in),
+        (reverse("first_password"), moved_on),
+        (reverse("teacher_pending"), moved_on),
+        (reverse("password_reset"), everyone),
+        (reverse("password_reset_done"), everyone),
+        (reverse("password_reset_complete"), everyone),
+        (reverse("password_reset_confirm", args=["MQ", "bad-token"]), everyone),
+        (reverse("teacher_signup"), {**dict.fromkeys(ROLES, 302), ANON: 200}),
+        (reverse("teacher_signup_sent"), everyone),
+        (reverse("verify_email", args=["MQ", "bad-token"]), everyone),
+    ]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_account_page_with_every_role(client, world, role):
+    login_as(client, world, role)
+    for url, expected in account_pages(world):
+        response = client.get(url)
+        assert response.status_code == expected[role], (role, url, response.status_code)
+        if response.status_code == 200:
+            body = response.content.decode()
+            for marker in foreign_markers(world, role):
+                assert marker not in body, (role, url, marker)
+        if response.status_code == LOGIN and role == ANON:
+            assert reverse("login") in response["Location"], url
+
+
+def account_posts(w):
+    c = w["class_a"]
+    learner_a = w["people"][LEARNER_A]
+    not_owner = {ANON: LOGIN, LEARNER_A: 403, LEARNER_B: 403, TEACHER_B: 404, ADMIN: 403}
+    return [
+        (reverse("roster:roster", args=[c.pk]), {"names": "Eve Evil"}, not_owner),
+        (reverse("roster:reset_many", args=[c.pk]), {"pupils": [learner_a.pk]}, not_owner),
+        (reverse("roster:reset_one", args=[c.pk, learner_a.pk]), {}, not_owner),
+    ]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_pupil_account_change_with_every_role(client, world, role):
+    from tutor.accounts.models import User
+
+    login_as(client, world, role)
+    for url, data, expected in account_posts(world):
+        if role not in expected:
+            continue  # the teacher's own actions: tests/tutor/test_school_accounts.py
+        before = list(
+            User.objects.order_by("pk").values_list("pk", "password", "must_set_password")
+        )
+        response = client.post(url, data)
+        assert response.status_code == expected[role], (role, url, response.status_code)
+        after = list(User.objects.order_by("pk").values_list("pk", "password", "must_set_password"))
+        assert before == after, (role, url)
+
+
+def test_a_pending_teacher_meets_no_403_and_nothing_of_any_class(client, world):
+    from tutor.accounts.models import Role
+
+    pending = UserFactory(username="pending_paula", role=Role.PENDING_TEACHER)
+    client.force_login(pending)
+    for url, _expected in pages(world) + account_pages(world):
+        response = client.get(url, follow=True)
+        assert response.status_code in (200, 404), (url, response.status_code)
+        if response.redirect_chain:
+            final = response.redirect_chain[-1][0]
+            assert final in (reverse("teacher_pending"), "/", reverse("password_change")), url
+        if response.status_code == 200:
+            body = response.content.decode()
+            for marker in ("Klasse Apfel", "Klasse Geheim", "SECRETBB", "lea_a", "ben_secret_b"):
+                assert marker not in body, (url, marker)
+
+
+def test_a_pupil_with_a_one_time_password_reaches_only_the_password_page(client, world):
+    learner = world["people"][LEARNER_A]
+    type(learner).objects.filter(pk=learner.pk).update(must_set_password=True)
+    client.force_login(learner)
+    for url, _expected in pages(world) + account_pages(world):
+        response = client.get(url)
+        if url == reverse("first_password"):
+            assert response.status_code == 200
+        else:
+            assert response.status_code == 302, url
+            assert response["Location"].startswith(reverse("first_password")), url

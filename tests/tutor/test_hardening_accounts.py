@@ -10,8 +10,12 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
-from tests.factories import PASSWORD, LearnerFactory, SchoolClassFactory
+from tests.factories import PASSWORD, LearnerFactory, MembershipFactory, SchoolClassFactory
+from tests.tutor.test_security import field_values, snapshot
 from tutor.accounts.hashers import Argon2idOneLaneHasher
 from tutor.accounts.models import User
 from tutor.classroom.models import Assignment, SchoolClass
@@ -341,3 +345,93 @@ def test_the_signup_page_states_the_name_and_password_rules_in_both_languages(cl
     german = Client().get(reverse("signup"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Buchstaben, Ziffern und . - _ (nicht am Anfang oder Ende)" in german
     assert "mindestens 8 sichtbare Zeichen" in german
+
+
+# --- Issue 16: fuzzed input on the new account forms --------------------------------------
+
+slug_junk = st.one_of(
+    st.from_regex(r"[-A-Za-z0-9_]{1,60}", fullmatch=True),
+    st.sampled_from(["MQ", "MA", "OTk5OTk5OTk5OTk5OTk5OTk5OTk5", "set-password", "a-b", "0-0"]),
+)
+
+
+@pytest.fixture
+def account_world(teacher, fast_hashing, settings):
+    # The one-time passwords' Argon2 hashes must still verify beside the fast hasher.
+    settings.PASSWORD_HASHERS = [FAST_HASHER, "tutor.accounts.hashers.Argon2idOneLaneHasher"]
+    school_class = SchoolClassFactory(teacher=teacher)
+    pupil = MembershipFactory(school_class=school_class).learner
+    fresh = LearnerFactory(username="fresh_pupil", must_set_password=True)
+    MembershipFactory(school_class=school_class, learner=fresh)
+    return {"teacher": teacher, "class": school_class, "pupil": pupil, "fresh": fresh}
+
+
+def account_fuzz_targets(w):
+    c, pupil = w["class"], w["pupil"]
+    return [
+        ("teacher", reverse("roster:roster", args=[c.pk]), ["names", "confirm", "check"]),
+        ("teacher", reverse("roster:reset_many", args=[c.pk]), ["pupils"]),
+        ("teacher", reverse("roster:reset_one", args=[c.pk, pupil.pk]), ["pupils"]),
+        (
+            "teacher",
+            reverse("password_change"),
+            ["old_password", "new_password1", "new_password2"],
+        ),
+        ("fresh", reverse("first_password"), ["new_password1", "new_password2", "next"]),
+        (
+            None,
+            reverse("teacher_signup"),
+            ["name", "username", "email", "password1", "password2"],
+        ),
+        (None, reverse("password_reset"), ["email"]),
+    ]
+
+
+@hypothesis_settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_fuzzed_account_forms_never_give_a_500_and_refusals_change_nothing(account_world, data):
+    for role, url, fields in account_fuzz_targets(account_world):
+        client = Client()
+        if role:
+            client.force_login(account_world[role])
+        names = data.draw(st.lists(st.sampled_from([*fields, "unexpected"]), unique=True))
+        payload = {name: data.draw(field_values) for name in names}
+        headers = {"HX-Request": "true"} if data.draw(st.booleans()) else {}
+        before = snapshot()
+        response = client.post(url, payload, headers=headers)
+        assert response.status_code < 500, (url, payload, response.status_code)
+        if response.status_code >= 400:
+            assert snapshot() == before, (url, payload)
+
+
+@hypothesis_settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    uid=slug_junk, token=slug_junk, password=field_values, method=st.sampled_from(["get", "post"])
+)
+def test_fuzzed_links_from_mails_never_give_a_500(account_world, uid, token, password, method):
+    """The verification and reset links carry text from a mail: any of it is a page
+    saying the link does not work (or a 404 for what no route takes)."""
+    for name in ("verify_email", "password_reset_confirm"):
+        client = Client()
+        path = reverse(name, args=[uid, token])
+        before = snapshot()
+        response = getattr(client, method)(
+            path, {"new_password1": password, "new_password2": password}
+        )
+        assert response.status_code in (200, 302, 400), (path, response.status_code)
+        assert snapshot() == before, path
+
+
+def test_the_login_page_takes_any_name_from_a_card_link(client):
+    for junk in ("<script>", "x" * 5000, "\u0000", "%", "anna.m\r\nSet-Cookie: x"):
+        response = client.get(reverse("login"), {"u": junk})
+        assert response.status_code == 200
+        assert "<script>" not in response.content.decode().split("</header>")[1]

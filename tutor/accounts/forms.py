@@ -3,10 +3,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from .models import Deck, User
+from .names import PERSON_NAME_MAX_LENGTH, clean_person_name
+from .throttle import forget_failures
 from .validators import validate_new_username
 
 
@@ -31,6 +33,56 @@ class SignupForm(UserCreationForm):
             existing = User.objects.values_list("username", flat=True).iterator()
             validate_new_username(username, existing)
         return username
+
+
+class TeacherSignupForm(SignupForm):
+    """A teacher's own account: a name and an e-mail address that gets the
+    verification link (services.signup_teacher)."""
+
+    name = forms.CharField(
+        label=_("Your name"),
+        max_length=PERSON_NAME_MAX_LENGTH + 20,  # blanks around it are dropped
+        help_text=_("As your pupils and the site's administrator know you."),
+    )
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        max_length=254,
+        help_text=_("We send a link to it that confirms the address."),
+    )
+
+    field_order = ["name", "username", "email", "password1", "password2"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The form starts with the name, so the cursor does too (Django puts it on the
+        # user name).
+        self.fields["username"].widget.attrs.pop("autofocus", None)
+        self.fields["name"].widget.attrs["autofocus"] = True
+
+    def clean_name(self) -> str:
+        return clean_person_name(self.cleaned_data["name"])
+
+    def clean_email(self) -> str:
+        return User.objects.normalize_email(self.cleaned_data["email"])
+
+
+class FirstPasswordForm(SetPasswordForm):
+    """A password of one's own instead of a one-time password, or after a reset by
+    e-mail: no old password asked (the one-time password or the link proved it)."""
+
+    def save(self, commit: bool = True) -> User:
+        self.user.must_set_password = False
+        user = super().save(commit=commit)
+        if commit:
+            # Guesses of the old password no longer matter; the owner can log in now.
+            forget_failures(user.get_username())
+        return user
+
+
+class OwnPasswordChangeForm(PasswordChangeForm):
+    def save(self, commit: bool = True) -> User:
+        self.user.must_set_password = False
+        return super().save(commit=commit)
 
 
 class DeckForm(forms.Form):

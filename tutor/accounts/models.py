@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tutor.core.decks import Deck
@@ -10,11 +11,20 @@ from tutor.core.decks import Deck
 class Role(models.TextChoices):
     LEARNER = "learner", _("Learner")
     TEACHER = "teacher", _("Teacher")
+    # Signed up as a teacher and not (yet) approved: neither a learner nor a teacher,
+    # so every page of either role is closed (see middleware.py for what they see).
+    PENDING_TEACHER = "pending_teacher", _("Teacher, awaiting approval")
 
 
 class User(AbstractUser):
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.LEARNER)
     deck = models.CharField(_("deck"), max_length=16, choices=Deck.choices, default=Deck.SWISS)
+    # Accounts a teacher made (login cards) and passwords a teacher reset: the password
+    # is a one-time password the teacher has seen, so the owner must choose their own
+    # before anything else (middleware.py).
+    must_set_password = models.BooleanField(_("must choose a password"), default=False)
+    # Teachers who signed up themselves: when they confirmed their e-mail address.
+    email_verified_at = models.DateTimeField(_("e-mail address verified"), null=True, blank=True)
 
     @property
     def is_teacher(self) -> bool:
@@ -23,3 +33,35 @@ class User(AbstractUser):
     @property
     def is_learner(self) -> bool:
         return self.role == Role.LEARNER
+
+    @property
+    def is_pending_teacher(self) -> bool:
+        return self.role == Role.PENDING_TEACHER
+
+    @property
+    def display_name(self) -> str:
+        """The person's name when one is stored, else the user name."""
+        return self.get_full_name() or self.username
+
+    @property
+    def name_and_username(self) -> str:
+        """ "Anna Meier (anna.m)", or the user name alone when no name is stored."""
+        full = self.get_full_name()
+        return f"{full} ({self.username})" if full else self.username
+
+
+class RateEvent(models.Model):
+    """One counted request of a throttled kind (throttle.py): a password-reset request
+    or a teacher sign-up. In the database, not a per-process cache, so that every
+    worker counts the same events. ``key`` is a hash, never an address or e-mail in
+    clear."""
+
+    scope = models.CharField(max_length=32)
+    key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["scope", "key", "created_at"], name="rate_event_lookup")]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.created_at:%Y-%m-%d %H:%M}"

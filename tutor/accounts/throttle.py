@@ -19,20 +19,31 @@ Addresses: ``REMOTE_ADDR`` by default; behind ``JASS_PROXY_COUNT`` reverse proxi
 address those proxies saw (from ``X-Forwarded-For``). IPv6 clients are counted per /64
 network, the block one household or server usually gets, so that stepping through
 one's own addresses does not reset the count.
+
+Below the login part: a wrong current password on the password-change form counts as
+a failed login (:func:`record_wrong_password`), and requests that send e-mail
+(password reset, teacher sign-up) have counts of their own (:func:`allow`).
 """
 
 from __future__ import annotations
 
 import ipaddress
+from dataclasses import dataclass
 
 from axes.attempts import get_cool_off_threshold
 from axes.handlers.database import AxesDatabaseHandler
+from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.contrib.auth.signals import user_login_failed
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+
+from .models import RateEvent
 
 
 def client_address(request: HttpRequest) -> str | None:
@@ -110,3 +121,88 @@ def lockout_response(
         "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
     }
     return render(request, template, context, status=settings.AXES_HTTP_RESPONSE_CODE)
+
+
+# --- password changes: counted as failed logins ------------------------------------------
+#
+# A wrong current password on the change form is a password guess like a wrong login,
+# so it goes to django-axes as one (the same signal the login sends): it counts
+# towards the same (name, address) and address limits, is logged the same way, and a
+# lock blocks both the form and the login. The lockout page comes from axes' middleware.
+
+
+def _credentials(user) -> dict[str, str]:
+    return {getattr(settings, "AXES_USERNAME_FORM_FIELD", "username"): user.get_username()}
+
+
+def password_check_locked(request: HttpRequest, user) -> bool:
+    """Whether ``user`` may not try a password from this address now."""
+    return AxesProxyHandler.is_locked(request, _credentials(user))
+
+
+def record_wrong_password(request: HttpRequest, user, sender: str) -> None:
+    """Count a wrong current password as a failed login of ``user`` (logged by axes)."""
+    user_login_failed.send(sender=sender, credentials=_credentials(user), request=request)
+
+
+def forget_failures(username: str) -> None:
+    """A new password was set (by a reset): earlier guesses of the old one no longer
+    lock the name out."""
+    AxesProxyHandler.reset_attempts(username=username)
+
+
+# --- requests that send e-mail: counted in the database ---------------------------------
+#
+# A password-reset request and a teacher sign-up each send a mail to an address the
+# requester chose, so a flood of them is a flood of mail to someone. They are not
+# logins (they guess no password), so they have their own counts: per client address
+# and per e-mail address, in a window (``JASS_MAIL_RATE_WINDOW``). A refused request
+# writes nothing.
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    scope: str
+    setting: str  # the settings name of the count
+
+    @property
+    def count(self) -> int:
+        return int(getattr(settings, self.setting))
+
+
+RESET_PER_ADDRESS = RateLimit("reset-address", "JASS_PASSWORD_RESET_ADDRESS_LIMIT")
+RESET_PER_EMAIL = RateLimit("reset-email", "JASS_PASSWORD_RESET_EMAIL_LIMIT")
+SIGNUP_PER_ADDRESS = RateLimit("signup-address", "JASS_TEACHER_SIGNUP_ADDRESS_LIMIT")
+
+
+def _key(value: str) -> str:
+    # Keyed hash: the table holds neither addresses nor e-mail addresses in clear.
+    return salted_hmac("tutor.accounts.throttle", value.casefold(), algorithm="sha256").hexdigest()
+
+
+def allow(limit: RateLimit, value: str) -> bool:
+    """Count one request for ``value`` (an address, an e-mail address) and say whether
+    it is within ``limit``; a refused request is not counted."""
+    now = timezone.now()
+    since = now - settings.JASS_MAIL_RATE_WINDOW
+    key = _key(value)
+    if RateEvent.objects.filter(scope=limit.scope, key=key, created_at__gte=since).count() >= (
+        limit.count
+    ):
+        return False
+    RateEvent.objects.filter(scope=limit.scope, created_at__lt=since).delete()
+    RateEvent.objects.create(scope=limit.scope, key=key, created_at=now)
+    return True
+
+
+def address_of(request: HttpRequest) -> str:
+    """The client address as logins count it (per /64 for IPv6, behind proxies)."""
+    return client_address(request) or "unknown"
+
+
+def too_many_requests(request: HttpRequest) -> HttpResponse:
+    """The 429 page for a refused request that would have sent e-mail."""
+    minutes = int(settings.JASS_MAIL_RATE_WINDOW.total_seconds() // 60)
+    response = render(request, "accounts/throttled.html", {"minutes": minutes}, status=429)
+    response["Retry-After"] = str(minutes * 60)
+    return response
