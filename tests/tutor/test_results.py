@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import timedelta
+from datetime import date, datetime, time, timedelta
 
 import pytest
 from django.conf import settings
@@ -518,6 +518,7 @@ def page_urls(school_class, assignment):
     return {
         "results": reverse("classroom:assignment_results", args=[assignment.pk]),
         "results_csv": reverse("classroom:assignment_results_csv", args=[assignment.pk]),
+        "items_csv": reverse("classroom:assignment_items_csv", args=[assignment.pk]),
         "mastery": reverse("classroom:class_mastery", args=[school_class.pk]),
         "mastery_csv": reverse("classroom:class_mastery_csv", args=[school_class.pk]),
     }
@@ -606,3 +607,281 @@ def test_make_demo_class_refuses_a_learner_as_teacher():
     LearnerFactory(username="kein-lehrer")
     with pytest.raises(CommandError, match="not a teacher"):
         call_command("make_demo_class", learners=1, assignments=1, teacher="kein-lehrer")
+
+
+# --- the heat map of the class ------------------------------------------------------------
+
+
+def test_weakest_skill_and_who_needs_help(history, school_class):
+    grid = results.mastery_grid(school_class)
+    p = mastery.P_INIT
+    weis = {
+        "jürg": mastery.update(mastery.update(mastery.update(p, True), True), True),
+        "zoë": mastery.update(p, False),
+        "mia": mastery.update(mastery.update(p, False), False),
+    }
+    trick = {
+        "jürg": mastery.update(mastery.update(p, False), False),
+        "mia": mastery.update(mastery.update(p, True), False),
+    }
+    weakest = grid.weakest
+    expected = min(
+        ("weis_value", sum(weis.values()) / 3),
+        ("trick", sum(trick.values()) / 2),
+        key=lambda s: s[1],
+    )
+    assert weakest.skill.skill == expected[0]
+    assert weakest.mastery == pytest.approx(expected[1])
+    # Below 50 % on a practised skill: everybody who practised; ädu practised nothing.
+    helped = [(n.learner.username, n.skill.skill, n.count) for n in grid.needs_help]
+    lowest = {
+        "jürg": ("trick", trick["jürg"], 1),
+        "zoë": ("weis_value", weis["zoë"], 1),
+        "mia": min(("weis_value", weis["mia"]), ("trick", trick["mia"]), key=lambda s: s[1]) + (2,),
+    }
+    assert helped == [
+        (name, skill, count)
+        for name, (skill, _value, count) in sorted(lowest.items(), key=lambda item: item[1][1])
+    ]
+    assert results.NEEDS_HELP_BELOW == 0.5 and grid.needs_help_percent == 50
+    assert [s.skill for s in grid.unpractised] == ["who_writes", "ladder_step", "stoeck", "target"]
+
+
+def test_rows_sorted_by_a_skill_weakest_first(history, school_class):
+    names = [r.learner.username for r in results.mastery_grid(school_class, "weis_value").rows]
+    assert names == ["mia", "zoë", "jürg", "ädu"]  # not practised last
+    names = [r.learner.username for r in results.mastery_grid(school_class, "stoeck").rows]
+    assert names == ["ädu", "jürg", "mia", "zoë"]  # nobody practised: by name
+    assert results.mastery_sort("trick") == "trick"
+    for bad in ("", None, "bogus", "name", "<script>", "weis_value'"):
+        assert results.mastery_sort(bad) == "name"
+
+
+def test_mastery_page_draws_the_heat_map(english, teacher, history, school_class):
+    english.force_login(teacher)
+    url = reverse("classroom:class_mastery", args=[school_class.pk])
+    response = english.get(url)
+    html = response.content.decode()
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg" id="mastery-map"' in html
+    assert 'role="img" aria-labelledby="mastery-map-title mastery-map-desc"' in html
+    weakest = response.context["grid"].weakest
+    assert f"the weakest skill is {weakest.skill.label}" in html
+    assert "The class’s weakest skill is <strong>" in html
+    assert "3 learners are below 50 % on a skill they practised" in html
+    # The scroll box can be reached and named by keyboard and screen reader users.
+    assert 'class="chart-scroll" tabindex="0" role="group" aria-label="' in html
+    # The numbers again as a table, behind a disclosure.
+    assert '<details class="chart-data">' in html and 'class="data mastery-grid"' in html
+    assert "viridis" in html
+    # Sorting by a skill is a link; the current order is marked, not linked.
+    assert 'href="?sort=trick#heatmap"' in html
+    assert '<strong aria-current="true">by name</strong>' in html
+    sorted_page = english.get(url, {"sort": "weis_value"})
+    assert [r.learner.username for r in sorted_page.context["grid"].rows] == [
+        "mia",
+        "zoë",
+        "jürg",
+        "ädu",
+    ]
+    assert "By Weis value of a hand: weakest first" in sorted_page.content.decode()
+
+
+def test_mastery_page_ignores_an_unknown_order(english, teacher, history, school_class):
+    english.force_login(teacher)
+    url = reverse("classroom:class_mastery", args=[school_class.pk])
+    for bad in ("bogus", "<script>alert(1)</script>", "x" * 500, "stoeck'--"):
+        response = english.get(url, {"sort": bad})
+        assert response.status_code == 200
+        assert response.context["grid"].sort == "name"
+        assert "alert(1)" not in response.content.decode()
+
+
+def test_empty_class_has_no_weakest_skill(english, teacher, school_class):
+    english.force_login(teacher)
+    html = english.get(reverse("classroom:class_mastery", args=[school_class.pk])).content.decode()
+    assert "Nobody in this class has practised a skill yet." in html
+    assert 'id="mastery-map"' in html
+
+
+# --- progress over time ---------------------------------------------------------------------
+
+
+def at(day, hour=10):
+    from zoneinfo import ZoneInfo
+
+    return datetime.combine(day, time(hour), tzinfo=ZoneInfo("Europe/Zurich"))
+
+
+def test_build_progress_by_hand():
+    from zoneinfo import ZoneInfo
+
+    tz = ZoneInfo("Europe/Zurich")
+    mon = date(2026, 2, 16)
+    answers = [
+        results.Answer("weis_value", True, at(mon), at(mon)),
+        results.Answer("weis_value", False, at(mon + timedelta(2)), at(mon + timedelta(2))),
+        results.Answer("stoeck", True, at(mon + timedelta(9)), at(mon + timedelta(9))),
+        # Answered on 26 Feb, counted when its assignment released it on 2 Mar.
+        results.Answer("weis_value", True, at(mon + timedelta(10)), at(mon + timedelta(14))),
+        # Not released yet: a day's answer, but no mastery and no right or wrong.
+        results.Answer("trick", True, at(mon + timedelta(15)), None),
+    ]
+    progress = results.build_progress(reversed(answers), date(2026, 3, 4), tz)
+    assert progress.weeks == [mon, mon + timedelta(7), mon + timedelta(14)]
+    p = mastery.P_INIT
+    first = mastery.update(mastery.update(p, True), False)
+    lines = {line.skill: line for line in progress.skills}
+    assert lines["weis_value"].values == pytest.approx((first, first, mastery.update(first, True)))
+    assert lines["stoeck"].values[0] is None
+    assert lines["stoeck"].values[1:] == pytest.approx((mastery.update(p, True),) * 2)
+    assert lines["trick"].values == (None, None, None)
+    assert [line.skill for line in progress.practised] == ["weis_value", "stoeck"]
+    assert lines["weis_value"].first_percent == round(first * 100)
+    assert progress.counted == 4
+
+    assert len(progress.days) == 28 and progress.days[-1].day == date(2026, 3, 4)
+    by_day = {d.day: (d.right, d.wrong, d.pending) for d in progress.active_days}
+    assert by_day == {
+        mon: (1, 0, 0),
+        mon + timedelta(2): (0, 1, 0),
+        mon + timedelta(9): (1, 0, 0),
+        mon + timedelta(10): (1, 0, 0),
+        mon + timedelta(15): (0, 0, 1),
+    }
+    assert (progress.answers, progress.right, progress.pending) == (5, 3, 1)
+    assert progress.week_table[0] == (mon, [round(first * 100), None])
+
+
+def test_build_progress_keeps_the_last_twelve_weeks_and_all_earlier_answers():
+    from zoneinfo import ZoneInfo
+
+    tz = ZoneInfo("Europe/Zurich")
+    today = date(2026, 6, 3)
+    old = at(today - timedelta(weeks=30))
+    progress = results.build_progress([results.Answer("trick", True, old, old)], today, tz)
+    assert len(progress.weeks) == results.PROGRESS_WEEKS
+    assert progress.weeks[-1] == today - timedelta(days=today.weekday())
+    line = next(line for line in progress.skills if line.skill == "trick")
+    assert line.values == (mastery.update(mastery.P_INIT, True),) * 12
+    assert progress.answers == 0  # nothing in the last 28 days
+    empty = results.build_progress([], today, tz)
+    assert empty.weeks == [] and empty.practised == [] and len(empty.days) == 28
+
+
+def test_progress_ends_at_the_mastery_stored(history, school_class):
+    jurg = history["learners"]["jürg"]
+    progress = results.learner_progress(jurg)
+    stored = {s.skill: s.mastery for s in SkillState.objects.filter(learner=jurg)}
+    assert stored
+    for line in progress.practised:
+        assert line.last == pytest.approx(stored[line.skill])
+    assert {line.skill for line in progress.practised} == set(stored)
+    assert (
+        progress.answers
+        == QuizQuestion.objects.filter(quiz__learner=jurg, answered_at__isnull=False).count()
+    )
+
+
+def test_dashboard_and_learner_page_draw_the_progress(client, teacher, history, school_class):
+    jurg = history["learners"]["jürg"]
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client.force_login(jurg)
+    html = client.get(reverse("dashboard")).content.decode()
+    assert "Progress over time" in html
+    assert 'id="progress-weis_value"' in html and 'id="progress-days"' in html
+    assert html.count('role="img"') >= 2
+    assert "Mastery by week, in per cent" in html and "Answers per day" in html
+    assert "your quiz answers" in html
+    client.force_login(teacher)
+    url = reverse("classroom:learner_history", args=[school_class.pk, jurg.pk])
+    html = client.get(url).content.decode()
+    assert 'id="progress-weis_value"' in html and "the learner's quiz answers" in html
+
+
+def test_dashboard_does_not_tell_right_before_the_assignment_does(client, school_class):
+    learner = add_learner(school_class, "anna")
+    assignment = AssignmentFactory(
+        school_class=school_class,
+        kinds=["weis_value"],
+        explanations=Assignment.Explanations.AFTER_DUE,
+    )
+    take(learner, assignment, ["right", "wrong", "right"], hand_in=False)
+    client.force_login(learner)
+    response = client.get(reverse("dashboard"))
+    progress = response.context["progress"]
+    assert (progress.answers, progress.right, progress.pending) == (3, 0, 3)
+    assert progress.practised == []  # no mastery moved yet
+
+
+def practice_history(learner, answers, weeks):
+    """``answers`` counted quiz answers spread over ``weeks`` weeks, in bulk."""
+    now = timezone.now()
+    quiz = Quiz.objects.create(learner=learner)
+    step = timedelta(weeks=weeks) / max(1, answers)
+    QuizQuestion.objects.bulk_create(
+        QuizQuestion(
+            quiz=quiz,
+            position=i,
+            kind=Skill.values[i % len(Skill.values)],
+            seed=i,
+            question=FAKE_QUESTION,
+            shown_at=now - step * i - timedelta(seconds=20),
+            answered_choice="a" if i % 3 else "b",
+            correct=bool(i % 3),
+            answered_at=now - step * i,
+            skill_recorded_at=now - step * i,
+        )
+        for i in range(answers)
+    )
+
+
+def test_progress_costs_the_same_queries_for_a_long_history(client, teacher, school_class):
+    short = add_learner(school_class, "kurz")
+    long = add_learner(school_class, "lang")
+    practice_history(short, 3, 0)  # all today
+    practice_history(long, 400, 20)
+    pages = {
+        "dashboard": lambda learner: (learner, reverse("dashboard")),
+        "learner": lambda learner: (
+            teacher,
+            reverse("classroom:learner_history", args=[school_class.pk, learner.pk]),
+        ),
+    }
+    counts = {}
+    for name, page in pages.items():
+        for learner in (short, long):  # warm up
+            user, url = page(learner)
+            client.force_login(user)
+            assert client.get(url).status_code == 200
+        user, url = page(short)
+        client.force_login(user)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert len(response.context["progress"].weeks) == 1
+        counts[name] = len(queries.captured_queries)
+        user, url = page(long)
+        client.force_login(user)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert len(response.context["progress"].weeks) == results.PROGRESS_WEEKS
+        assert len(queries.captured_queries) == counts[name], name
+    print("queries (short and long history):", counts)
+
+
+def test_teacher_sees_the_answers_per_day_of_their_class_only(
+    client, teacher, history, school_class
+):
+    jurg = history["learners"]["jürg"]
+    in_class = QuizQuestion.objects.filter(quiz__learner=jurg, answered_at__isnull=False).count()
+    practice_history(jurg, 5, 0)  # free practice, today
+    client.force_login(jurg)
+    own = client.get(reverse("dashboard")).context["progress"]
+    assert own.answers == in_class + 5
+    client.force_login(teacher)
+    url = reverse("classroom:learner_history", args=[school_class.pk, jurg.pk])
+    response = client.get(url)
+    progress = response.context["progress"]
+    assert progress.answers == in_class
+    # Mastery, as on the rest of the page, counts every answer.
+    assert progress.counted == own.counted == in_class + 5
+    assert "Klasse" in response.context["figures"].days.title

@@ -25,7 +25,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from .models import Assignment
-from .results import UNANSWERED, AssignmentResults, MasteryGrid, TableResults
+from .results import UNANSWERED, AssignmentResults, ItemStat, MasteryGrid, TableResults
 
 BOM = "\ufeff"
 DELIMITER = ";"
@@ -130,6 +130,85 @@ def assignment_results_csv(results: AssignmentResults) -> HttpResponse:
     header, rows = assignment_results_rows(results)
     filename = ascii_filename(
         results.school_class.name, results.assignment.title, "results", fallback="results"
+    )
+    return csv_response(filename, header, rows)
+
+
+def item_analysis_rows(
+    results: AssignmentResults, base_url: str = ""
+) -> tuple[list[Cell], list[list[Cell]]]:
+    """The item analysis of the results page, long: per item (a kind, then each question
+    with the same questions for everybody) one row per wrong choice and one for "not
+    answered", the item's figures repeated on each, so a spreadsheet can filter and
+    pivot. The discrimination index is a decimal with a dot (Excel de-CH reads it), or
+    "too few" as on the page. ``base_url`` makes the lesson links absolute."""
+    header: list[Cell] = [
+        _("Item"),
+        _("Question"),
+        _("Question kind"),
+        _("Learners counted"),
+        _("Questions counted"),
+        _("Right"),
+        _("Facility (%)"),
+        _("Discrimination index"),
+        _("Outcome"),
+        _("Choice"),
+        _("Mistake"),
+        _("What the mistake means"),
+        _("Picked"),
+        _("Share (%)"),
+        _("Reteach: rule"),
+        _("Reteach: lesson"),
+    ]
+    rows: list[list[Cell]] = []
+    items = results.items.items if results.items else []
+    for item in items:
+        rows.extend(_item_rows(item, base_url.rstrip("/")))
+    return header, rows
+
+
+def _item_rows(item: ItemStat, base: str) -> list[list[Cell]]:
+    discrimination: Cell = (
+        _("too few") if item.discrimination is None else round(item.discrimination, 2)
+    )
+    head: list[Cell] = [
+        item.name,
+        item.number,
+        item.label,
+        item.learners,
+        item.questions,
+        item.right,
+        item.facility,
+        discrimination,
+    ]
+    reteach: list[Cell] = ["", ""]
+    if item.reteach is not None:
+        url = f"{base}{item.reteach.url}" if item.reteach.url else ""
+        reteach = [item.reteach.rule, url]
+    lines: list[list[Cell]] = []
+    for choice in item.wrong:
+        lines.append(
+            [
+                *head,
+                _("wrong choice"),
+                choice.label,
+                choice.mistake,
+                choice.text,
+                choice.count,
+                choice.share,
+                *reteach,
+            ]
+        )
+    lines.append(
+        [*head, _("not answered"), "", "", "", item.unanswered, item.unanswered_share, *reteach]
+    )
+    return lines
+
+
+def item_analysis_csv(results: AssignmentResults, base_url: str = "") -> HttpResponse:
+    header, rows = item_analysis_rows(results, base_url)
+    filename = ascii_filename(
+        results.school_class.name, results.assignment.title, "items", fallback="items"
     )
     return csv_response(filename, header, rows)
 

@@ -8,10 +8,14 @@ The pages of a big class must not cost more queries than those of a small one:
 each selector runs a fixed number of flat queries and groups the rows in Python.
 
 - :func:`assignment_results`: 4 queries (members, attempts, their questions, and
-  the stored question data of the wrong answers only).
+  the stored question data of the wrong answers and of one first attempt); its
+  item analysis (:func:`item_analysis`) reuses them.
 - :func:`mastery_grid`: 2 queries (members, skill states).
-- :func:`learner_history`: 4 queries (assignments, attempts, table rounds, skill
-  states).
+- :func:`learner_history`: 5 queries (assignments, attempts, table rounds, skill
+  states, and the learner's answers for :func:`learner_progress`).
+
+The pictures (:func:`mastery_figures`, :func:`kind_bars_figure`,
+:func:`progress_figures`) are drawn from these results without a query.
 - :func:`table_results`: 2 queries (members, rounds), for one table assignment (its
   results page) or all of a class's (the class page; plus 1 for the assignments).
 
@@ -22,21 +26,25 @@ Rounds at the table need no replay here: each round stores its judgements per sk
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from django.db.models import Count, Q
 from django.http import Http404
-from django.utils import timezone
+from django.utils import formats, timezone, translation
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from teaching import mastery as bkt
 from tutor.accounts.models import User
-from tutor.quizzes.mistakes import mistake_text
+from tutor.lessons.selectors import rule_links
+from tutor.quizzes.mistakes import MISTAKES, mistake_text
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill, SkillState
 from tutor.quizzes.presenters import choice_label
 from tutor.quizzes.selectors import SkillRow, skill_rows
@@ -45,6 +53,7 @@ from tutor.table.models import TableRound
 from tutor.table.selectors import SKILL_ORDER as TABLE_SKILLS
 from tutor.table.selectors import skill_label as table_skill_label
 
+from . import charts
 from .models import Assignment, Membership, SchoolClass
 
 RIGHT = "right"
@@ -228,13 +237,28 @@ class ResultRow:
 
 @dataclass(frozen=True)
 class WrongChoice:
-    """The wrong answer most picked for one kind, named by the mistake behind it."""
+    """A wrong answer picked (or offered) for one kind or question, named by the mistake
+    behind it."""
 
     mistake: str
     text: str
     count: int
     label: str  # the choice worded, e.g. "Team 2 writes 150"; "" when it cannot be worded
     label_is_example: bool  # the picks had different values; ``label`` is the commonest
+    key: str = ""  # the choice's key, for one question; "" when grouped by mistake
+    share: int | None = None  # per cent of the questions counted (right, wrong, unanswered)
+    letter: str = ""  # its key in a picture's legend: A, B, ...
+
+    @property
+    def short(self) -> str:
+        """The mistake sentence's first sentence: a name for it in a legend."""
+        return mistake_short(self.text)
+
+
+def mistake_short(text: str) -> str:
+    """'This answer adds up all the melds. In fact ...' -> 'This answer adds up all the melds.'"""
+    head, dot, _rest = text.partition(". ")
+    return head + "." if dot else text
 
 
 @dataclass(frozen=True)
@@ -244,10 +268,25 @@ class KindStat:
     answered: int
     right: int
     top_wrong: WrongChoice | None
+    questions: int = 0  # of this kind, in every attempt, answered or not
+    wrong_choices: tuple[WrongChoice, ...] = ()  # every mistake picked, most picked first
 
     @property
     def wrong(self) -> int:
         return self.answered - self.right
+
+    @property
+    def unanswered(self) -> int:
+        return self.questions - self.answered
+
+    @property
+    def right_share(self) -> int | None:
+        """Per cent of every question of this kind (answered or not) that was right."""
+        return _percent(self.right, self.questions)
+
+    @property
+    def unanswered_share(self) -> int | None:
+        return _percent(self.unanswered, self.questions)
 
     @property
     def facility(self) -> int | None:
@@ -290,6 +329,7 @@ class AssignmentResults:
     rows: list[ResultRow]
     by_kind: list[KindStat]
     averages: Averages
+    items: ItemAnalysis | None = None
 
 
 def assignment_columns(assignment: Assignment) -> list[Column]:
@@ -311,31 +351,46 @@ def _choice_text(kind: str, data: dict[str, Any], key: str, deck: str) -> str:
         return ""
 
 
-def _top_wrong(picks: list[tuple[str, str, str, dict[str, Any]]], deck: str) -> WrongChoice | None:
-    """``picks``: (kind, mistake, chosen key, question data) per wrong answer of one kind."""
-    if not picks:
-        return None
+Pick = tuple[str, str, str, dict[str, Any]]  # (kind, mistake, chosen key, question data)
+
+
+def _wrong_choices(picks: list[Pick], deck: str, questions: int = 0) -> list[WrongChoice]:
+    """Every mistake in ``picks`` (the wrong answers of one kind), most picked first;
+    equal counts by name, so the page does not change between loads. ``questions``:
+    how many questions the shares are of (0: no shares)."""
     counts = Counter(mistake for _kind, mistake, _key, _data in picks)
-    # Most picked first; equal counts by name, so the page does not change between loads.
-    mistake, count = min(counts.items(), key=lambda item: (-item[1], item[0]))
-    values: Counter[str] = Counter()
-    example: dict[str, tuple[str, str, dict[str, Any]]] = {}
-    for kind, name, key, data in picks:
-        if name != mistake:
-            continue
-        value = next((c["value"] for c in data.get("choices", []) if c.get("key") == key), None)
-        token = json.dumps(value, sort_keys=True)
-        values[token] += 1
-        example.setdefault(token, (kind, key, data))
-    token, _n = min(values.items(), key=lambda item: (-item[1], item[0]))
-    kind, key, data = example[token]
-    return WrongChoice(
-        mistake=mistake,
-        text=mistake_text(mistake),
-        count=count,
-        label=_choice_text(kind, data, key, deck),
-        label_is_example=len(values) > 1,
-    )
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    choices = []
+    for index, (mistake, count) in enumerate(ranked):
+        values: Counter[str] = Counter()
+        example: dict[str, tuple[str, str, dict[str, Any]]] = {}
+        for kind, name, key, data in picks:
+            if name != mistake:
+                continue
+            value = next((c["value"] for c in data.get("choices", []) if c.get("key") == key), None)
+            token = json.dumps(value, sort_keys=True)
+            values[token] += 1
+            example.setdefault(token, (kind, key, data))
+        token, _n = min(values.items(), key=lambda item: (-item[1], item[0]))
+        kind, key, data = example[token]
+        choices.append(
+            WrongChoice(
+                mistake=mistake,
+                text=mistake_text(mistake),
+                count=count,
+                label=_choice_text(kind, data, key, deck),
+                label_is_example=len(values) > 1,
+                share=_percent(count, questions) if questions else None,
+                letter=charts.letter(index),
+            )
+        )
+    return choices
+
+
+def _top_wrong(picks: list[Pick], deck: str) -> WrongChoice | None:
+    """The most picked of :func:`_wrong_choices`; None without wrong answers."""
+    choices = _wrong_choices(picks, deck)
+    return choices[0] if choices else None
 
 
 def assignment_results(assignment: Assignment, deck: str = "swiss") -> AssignmentResults:
@@ -365,13 +420,18 @@ def assignment_results(assignment: Assignment, deck: str = "swiss") -> Assignmen
     by_quiz: dict[int, dict[int, QuizQuestion]] = defaultdict(dict)
     for question in questions:
         by_quiz[question.quiz_id][question.position] = question
-    # The stored question (choices, mistakes) is only needed for wrong answers.
+    # The stored question (choices, mistakes) is only needed for wrong answers, and,
+    # with the same questions for everybody, for one first attempt: the item analysis
+    # lists every wrong choice each question offered, picked or not.
+    sample = min((q.pk for q in quizzes if q.attempt == 1), default=None)
+    wanted = Q(correct=False, answered_at__isnull=False)
+    if assignment.same_questions and sample is not None:
+        wanted |= Q(quiz_id=sample)
     wrong_data: dict[int, dict[str, Any]] = dict(
         QuizQuestion.objects.filter(
+            wanted,
             quiz__assignment=assignment,
             quiz__learner__memberships__school_class=school_class,
-            correct=False,
-            answered_at__isnull=False,
         ).values_list("id", "question")
     )
 
@@ -380,11 +440,13 @@ def assignment_results(assignment: Assignment, deck: str = "swiss") -> Assignmen
         attempts[quiz.learner_id].append(quiz)
 
     # Statistics per kind, over every answer of every attempt.
+    questions_by_kind: Counter[str] = Counter()
     answered_by_kind: Counter[str] = Counter()
     right_by_kind: Counter[str] = Counter()
-    picks: dict[str, list[tuple[str, str, str, dict[str, Any]]]] = defaultdict(list)
+    picks: dict[str, list[Pick]] = defaultdict(list)
     for quiz in quizzes:
         for question in by_quiz[quiz.pk].values():
+            questions_by_kind[question.kind] += 1
             if question.answered_at is None:
                 continue
             answered_by_kind[question.kind] += 1
@@ -403,16 +465,23 @@ def assignment_results(assignment: Assignment, deck: str = "swiss") -> Assignmen
     ]
 
     kinds = list(dict.fromkeys([*assignment.kinds, *answered_by_kind]))
-    by_kind = [
-        KindStat(
-            kind=kind,
-            label=skill_label(kind),
-            answered=answered_by_kind[kind],
-            right=right_by_kind[kind],
-            top_wrong=_top_wrong(picks[kind], deck),
+    by_kind = []
+    for kind in kinds:
+        choices = _wrong_choices(picks[kind], deck, questions_by_kind[kind])
+        by_kind.append(
+            KindStat(
+                kind=kind,
+                label=skill_label(kind),
+                answered=answered_by_kind[kind],
+                right=right_by_kind[kind],
+                top_wrong=choices[0] if choices else None,
+                questions=questions_by_kind[kind],
+                wrong_choices=tuple(choices),
+            )
         )
-        for kind in kinds
-    ]
+    first_attempts = {
+        learner.pk: attempts[learner.pk][0] for learner in members if attempts.get(learner.pk)
+    }
     return AssignmentResults(
         assignment=assignment,
         school_class=school_class,
@@ -420,6 +489,15 @@ def assignment_results(assignment: Assignment, deck: str = "swiss") -> Assignmen
         rows=rows,
         by_kind=by_kind,
         averages=_averages(rows, columns),
+        items=item_analysis(
+            assignment,
+            columns,
+            [by_quiz[q.pk] for q in first_attempts.values() if q.submitted_at is not None],
+            members=len(members),
+            wrong_data=wrong_data,
+            sample=by_quiz.get(sample, {}) if sample is not None else {},
+            deck=deck,
+        ),
     )
 
 
@@ -507,6 +585,311 @@ def _averages(rows: list[ResultRow], columns: list[Column]) -> Averages:
         mean_seconds=round(mean_seconds) if mean_seconds is not None else None,
         columns=column_stats,
     )
+
+
+# --- item analysis -------------------------------------------------------------------
+#
+# How far each question (or each kind of question) can be trusted, as Moodle's item
+# analysis report computes it (Moodle 1.9, "Item analysis"; the discrimination index
+# of its successor, the quiz statistics report, is a correlation instead):
+#
+# - The learners counted are the members whose *first* attempt is submitted, with that
+#   attempt: on it everybody met the questions unprepared, each learner counts once,
+#   and with "same questions for everybody" everybody met the very same question at
+#   each position (a second attempt deals new ones). A question left unanswered in a
+#   submitted attempt counts as not right.
+# - Facility: the share of those questions answered right.
+# - Discrimination index D (Moodle): rank the learners by their total score on the
+#   attempt, take the top third and the bottom third (n = learners // 3 each; the
+#   middle, with the remainder, is left out), and D = (right in the top third - right
+#   in the bottom third) / n. For a kind asked several times, "right" is the learner's
+#   share of right answers among the questions of that kind (Moodle's fractional
+#   credit). D runs from -1 to 1.
+# - Ties: learners with the same total at the edge of a third share the places left
+#   in it, each counting with (places left / learners tied); so D does not depend on
+#   the order of names, and equals the mean over every way of breaking the tie.
+# - Small classes: with fewer than MIN_LEARNERS (6) learners counted a third has one
+#   learner or none, and D says nothing; the page shows "too few" instead.
+
+MIN_LEARNERS = 6
+RULE_ID = re.compile(r"\bR\d+(?:\.\d+)*")
+
+
+def third_sum(ranked: Sequence[tuple[float, float]], places: int) -> float:
+    """The item scores of the first ``places`` learners of ``ranked`` ((total, item
+    score) pairs, best or worst total first), summed; learners tied on total across
+    the cut share the places left (see above).
+
+    >>> third_sum([(5, 1), (4, 1), (4, 0), (1, 0)], 2)
+    1.5
+    """
+    total, left, i = 0.0, places, 0
+    while left > 0 and i < len(ranked):
+        j = i
+        while j < len(ranked) and ranked[j][0] == ranked[i][0]:
+            j += 1
+        tied = ranked[i:j]
+        take = min(left, len(tied))
+        total += take / len(tied) * sum(item for _total, item in tied)
+        left -= take
+        i = j
+    return total
+
+
+def discrimination_index(scores: Sequence[tuple[float, float]]) -> float | None:
+    """Moodle's discrimination index from (total score, item score 0..1) per learner;
+    None with fewer than :data:`MIN_LEARNERS` learners."""
+    if len(scores) < MIN_LEARNERS:
+        return None
+    n = len(scores) // 3
+    best_first = sorted(scores, key=lambda s: -s[0])
+    worst_first = sorted(scores, key=lambda s: s[0])
+    return (third_sum(best_first, n) - third_sum(worst_first, n)) / n
+
+
+def facility(right: int, questions: int) -> int | None:
+    """Per cent of ``questions`` answered right; None without questions."""
+    return _percent(right, questions)
+
+
+def mistake_rules(mistake: str) -> list[str]:
+    """The rule IDs a mistake's sentence cites ("... (R5.1, R5.2)."), read from the
+    untranslated sentence so that a translation cannot lose them."""
+    text = MISTAKES.get(mistake)
+    if text is None:
+        return []
+    with translation.override(None):
+        return RULE_ID.findall(str(text))
+
+
+@dataclass(frozen=True)
+class Reteach:
+    """What to teach again for an item: its most picked mistake, and where the lessons
+    teach the rule it breaks (``url`` is "" when no lesson teaches it)."""
+
+    mistake: str
+    text: str
+    count: int
+    rule: str
+    url: str
+    section: str
+
+    @property
+    def short(self) -> str:
+        return mistake_short(self.text)
+
+
+def reteach_for(choice: WrongChoice | None, rules_tested: Sequence[str] = ()) -> Reteach | None:
+    """The lesson paragraph for the rule ``choice``'s mistake breaks (the first rule its
+    sentence cites that a lesson teaches, else the first the question tests), in the
+    active language; None when nobody picked a wrong choice."""
+    if choice is None or not choice.count:
+        return None
+    links = rule_links((translation.get_language() or "de")[:2])
+    cited = mistake_rules(choice.mistake)
+    rule = next((r for r in [*cited, *rules_tested] if r in links), None)
+    if rule is None:
+        return Reteach(choice.mistake, choice.text, choice.count, next(iter(cited), ""), "", "")
+    link = links[rule]
+    return Reteach(choice.mistake, choice.text, choice.count, rule, link.url, link.section)
+
+
+@dataclass(frozen=True)
+class ItemStat:
+    """One row of the item analysis: a question kind, or one question (``number``)."""
+
+    kind: str
+    label: str
+    number: int | None  # the question's number (1-based); None for a whole kind
+    learners: int
+    questions: int  # counted: one per learner for a question, several for a kind
+    right: int
+    unanswered: int
+    wrong: tuple[WrongChoice, ...]  # most picked first
+    discrimination: float | None
+    reteach: Reteach | None
+
+    @property
+    def facility(self) -> int | None:
+        return facility(self.right, self.questions)
+
+    @property
+    def unanswered_share(self) -> int | None:
+        return _percent(self.unanswered, self.questions)
+
+    @property
+    def name(self) -> str:
+        if self.number is None:
+            return self.label
+        return str(_("Q%(n)s · %(kind)s") % {"n": self.number, "kind": self.label})
+
+
+@dataclass
+class ItemAnalysis:
+    learners: int  # first attempts submitted, counted
+    members: int
+    by_kind: list[ItemStat]
+    by_question: list[ItemStat]  # empty unless everybody got the same questions
+
+    @property
+    def not_counted(self) -> int:
+        return self.members - self.learners
+
+    @property
+    def too_few(self) -> bool:
+        return self.learners < MIN_LEARNERS
+
+    @property
+    def min_learners(self) -> int:
+        return MIN_LEARNERS
+
+    @property
+    def items(self) -> list[ItemStat]:
+        return [*self.by_kind, *self.by_question]
+
+    @property
+    def groups(self) -> list[tuple[str, str, list[ItemStat]]]:
+        """(key, heading, items) for the page: per kind, then per question."""
+        return [
+            ("kinds", str(_("Per question kind")), self.by_kind),
+            ("questions", str(_("Per question")), self.by_question),
+        ]
+
+
+def item_analysis(
+    assignment: Assignment,
+    columns: list[Column],
+    attempts: list[dict[int, QuizQuestion]],
+    *,
+    members: int,
+    wrong_data: dict[int, dict[str, Any]],
+    sample: dict[int, QuizQuestion],
+    deck: str = "swiss",
+) -> ItemAnalysis:
+    """Per kind and, with the same questions for everybody, per question: facility,
+    discrimination and every wrong choice, over ``attempts`` (each counted learner's
+    first attempt, submitted: position -> stored question). ``wrong_data`` holds the
+    stored question of every wrong answer and of ``sample``, one first attempt."""
+
+    def mistake_of(question: QuizQuestion) -> str:
+        data = wrong_data.get(question.pk, {})
+        return str(data.get("mistakes", {}).get(question.answered_choice, ""))
+
+    totals = [sum(1 for q in attempt.values() if q.correct) for attempt in attempts]
+    kinds = list(dict.fromkeys(c.kind for c in columns))
+    by_kind = []
+    for kind in kinds:
+        scores: list[tuple[float, float]] = []
+        picks: list[Pick] = []
+        questions = right = unanswered = 0
+        for total, attempt in zip(totals, attempts, strict=True):
+            mine = [q for q in attempt.values() if q.kind == kind]
+            if not mine:
+                continue
+            n_right = sum(1 for q in mine if q.correct)
+            scores.append((total, n_right / len(mine)))
+            questions += len(mine)
+            right += n_right
+            unanswered += sum(1 for q in mine if q.answered_at is None)
+            for q in mine:
+                if q.answered_at is not None and not q.correct and q.pk in wrong_data:
+                    picks.append((kind, mistake_of(q), q.answered_choice, wrong_data[q.pk]))
+        choices = _wrong_choices(picks, deck, questions)
+        tested = sorted({r for _k, _m, _c, data in picks for r in data.get("rules_tested", [])})
+        by_kind.append(
+            ItemStat(
+                kind=kind,
+                label=skill_label(kind),
+                number=None,
+                learners=len(scores),
+                questions=questions,
+                right=right,
+                unanswered=unanswered,
+                wrong=tuple(choices),
+                discrimination=discrimination_index(scores),
+                reteach=reteach_for(choices[0] if choices else None, tested),
+            )
+        )
+    return ItemAnalysis(
+        learners=len(attempts),
+        members=members,
+        by_kind=by_kind,
+        by_question=_by_question(assignment, columns, attempts, totals, wrong_data, sample, deck),
+    )
+
+
+def _by_question(
+    assignment: Assignment,
+    columns: list[Column],
+    attempts: list[dict[int, QuizQuestion]],
+    totals: list[int],
+    wrong_data: dict[int, dict[str, Any]],
+    sample: dict[int, QuizQuestion],
+    deck: str,
+) -> list[ItemStat]:
+    """Per position, when every first attempt has the same question there (same seed
+    as ``sample``'s); else nothing, since a position would mix different questions."""
+    if not assignment.same_questions or not sample:
+        return []
+    for attempt in attempts:
+        for position, question in attempt.items():
+            model = sample.get(position)
+            if model is None or model.seed != question.seed or model.kind != question.kind:
+                return []
+    stats = []
+    for column in columns:
+        model = sample.get(column.position)
+        data = wrong_data.get(model.pk) if model is not None else None
+        if model is None or data is None:
+            return []
+        picked: Counter[str] = Counter()
+        scores: list[tuple[float, float]] = []
+        right = unanswered = 0
+        for total, attempt in zip(totals, attempts, strict=True):
+            question = attempt.get(column.position)
+            if question is None:
+                continue
+            scores.append((total, 1.0 if question.correct else 0.0))
+            if question.answered_at is None:
+                unanswered += 1
+            elif question.correct:
+                right += 1
+            else:
+                picked[question.answered_choice] += 1
+        learners = len(scores)
+        mistakes = data.get("mistakes", {})
+        offered = [
+            WrongChoice(
+                mistake=str(mistakes.get(c["key"], "")),
+                text=mistake_text(str(mistakes.get(c["key"], ""))),
+                count=picked[c["key"]],
+                label=_choice_text(model.kind, data, c["key"], deck),
+                label_is_example=False,
+                key=c["key"],
+                share=_percent(picked[c["key"]], learners) if learners else None,
+            )
+            for c in data.get("choices", [])
+            if c.get("key") != data.get("answer")
+        ]
+        # Most picked first; a choice nobody picked stays listed: a distractor that
+        # tempts nobody is worth knowing about too.
+        offered.sort(key=lambda w: (-w.count, w.key))
+        offered = [replace(w, letter=charts.letter(i)) for i, w in enumerate(offered)]
+        stats.append(
+            ItemStat(
+                kind=model.kind,
+                label=column.label,
+                number=column.number,
+                learners=learners,
+                questions=learners,
+                right=right,
+                unanswered=unanswered,
+                wrong=tuple(offered),
+                discrimination=discrimination_index(scores),
+                reteach=reteach_for(offered[0] if offered else None, data.get("rules_tested", [])),
+            )
+        )
+    return stats
 
 
 # --- rounds at the table -------------------------------------------------------------
@@ -706,20 +1089,81 @@ class SkillAverage:
         return round(self.mastery * 100) if self.mastery is not None else None
 
 
+# A learner "needs help" below this mastery on any skill they practised: under one
+# half the site thinks it likelier that they do not know the skill than that they do.
+# Skills not practised yet do not count (there is nothing to judge).
+NEEDS_HELP_BELOW = 0.5
+SORT_BY_NAME = "name"
+
+
+def mastery_sort(value: str | None) -> str:
+    """The row order asked for: a skill's value, or by name for anything else."""
+    return value if value in Skill.values else SORT_BY_NAME
+
+
+@dataclass(frozen=True)
+class NeedsHelp:
+    """A learner below :data:`NEEDS_HELP_BELOW` on some practised skill, with the
+    weakest of them."""
+
+    learner: User
+    skill: SkillColumn
+    cell: MasteryCell
+    count: int  # how many practised skills are below the threshold
+
+
 @dataclass
 class MasteryGrid:
     school_class: SchoolClass
     skills: list[SkillColumn]
     rows: list[MasteryRow]
     averages: list[SkillAverage]
+    sort: str = SORT_BY_NAME
 
     @property
     def mastered_percent(self) -> int:
         return round(bkt.MASTERED * 100)
 
+    @property
+    def needs_help_percent(self) -> int:
+        return round(NEEDS_HELP_BELOW * 100)
 
-def mastery_grid(school_class: SchoolClass) -> MasteryGrid:
-    """Learners by skills; a skill never practised is None, not the prior of 25 %."""
+    @property
+    def sort_label(self) -> str:
+        return next((s.label for s in self.skills if s.skill == self.sort), "")
+
+    @property
+    def weakest(self) -> SkillAverage | None:
+        """The practised skill with the lowest class average (on a tie: fewer learners
+        mastered it, then the order of the skills)."""
+        practised = [a for a in self.averages if a.mastery is not None]
+        return min(practised, key=lambda a: (a.mastery, a.mastered), default=None)
+
+    @property
+    def needs_help(self) -> list[NeedsHelp]:
+        """Learners below the threshold on a practised skill, the lowest first."""
+        found = []
+        for row in self.rows:
+            below = [
+                (cell, skill)
+                for cell, skill in zip(row.cells, self.skills, strict=True)
+                if cell.mastery is not None and cell.mastery < NEEDS_HELP_BELOW
+            ]
+            if below:
+                cell, skill = min(below, key=lambda pair: pair[0].mastery or 0.0)
+                found.append(NeedsHelp(row.learner, skill, cell, len(below)))
+        return sorted(found, key=lambda n: (n.cell.mastery, name_key(n.learner.username)))
+
+    @property
+    def unpractised(self) -> list[SkillColumn]:
+        return [a.skill for a in self.averages if a.mastery is None]
+
+
+def mastery_grid(school_class: SchoolClass, sort: str = SORT_BY_NAME) -> MasteryGrid:
+    """Learners by skills; a skill never practised is None, not the prior of 25 %.
+
+    Rows are by name, or with ``sort`` a skill's value, by that skill: weakest first
+    (who needs help comes first), not practised last, then by name."""
     skills = [SkillColumn(skill=value, label=str(label)) for value, label in Skill.choices]
     members = _members(school_class)
     settle_released_answers([learner.pk for learner in members])
@@ -737,6 +1181,11 @@ def mastery_grid(school_class: SchoolClass) -> MasteryGrid:
             else:
                 cells.append(MasteryCell(state.mastery, state.attempts, state.correct))
         rows.append(MasteryRow(learner=learner, cells=cells))
+    sort = mastery_sort(sort)
+    if sort != SORT_BY_NAME:
+        at = [s.skill for s in skills].index(sort)
+        # sorted() is stable: equal values keep the order by name.
+        rows.sort(key=lambda r: (r.cells[at].mastery is None, r.cells[at].mastery or 0.0))
     averages = []
     for i, column in enumerate(skills):
         practised = [r.cells[i] for r in rows if r.cells[i].mastery is not None]
@@ -748,7 +1197,9 @@ def mastery_grid(school_class: SchoolClass) -> MasteryGrid:
                 mastered=sum(1 for c in practised if c.mastered),
             )
         )
-    return MasteryGrid(school_class=school_class, skills=skills, rows=rows, averages=averages)
+    return MasteryGrid(
+        school_class=school_class, skills=skills, rows=rows, averages=averages, sort=sort
+    )
 
 
 # --- one learner ---------------------------------------------------------------------
@@ -821,6 +1272,7 @@ class LearnerHistory:
     learner: User
     assignments: list[AssignmentHistory]
     skills: list[SkillRow]
+    progress: Progress | None = None
 
     @property
     def has_table(self) -> bool:
@@ -874,11 +1326,429 @@ def learner_history(
                 and round_.finished_at > due[round_.assignment_id],
             )
         )
+    skills = skill_rows(learner, now)  # first: it counts answers released since
     return LearnerHistory(
         school_class=school_class,
         learner=learner,
         assignments=[
             AssignmentHistory(a, records.get(a.pk, []), rounds.get(a.pk, [])) for a in assignments
         ],
-        skills=skill_rows(learner, now),
+        skills=skills,
+        progress=learner_progress(learner, now, school_class),
     )
+
+
+# --- progress over time --------------------------------------------------------------
+#
+# Rebuilt from the stored answers in one query: mastery per skill at the end of each
+# week replays knowledge tracing (teaching.mastery.update) over the quiz answers that
+# count towards mastery, in the order the site counted them and in the week it did
+# (``skill_recorded_at``: an assignment that explains after its due date counts its
+# answers only then, in the order given), so the lines show what the site believed
+# each week, and for quiz answers the last point is the mastery stored. Decisions at
+# the table are not in it: a round stores its judgements per skill but not when each
+# was made, so their order (which tracing depends on) is lost; for a learner who
+# played rounds the last point can differ from the mastery shown, and the pages say
+# so. Answers per day count when the learner answered.
+
+PROGRESS_WEEKS = 12  # at most, the latest
+PROGRESS_DAYS = 28
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answered quiz question, as the progress picture needs it."""
+
+    kind: str
+    correct: bool
+    answered_at: datetime  # aware
+    recorded_at: datetime | None  # when it moved mastery; None: correctness not released
+    # Whether it counts among the answers per day: on a teacher's page only the work
+    # for their class does (mastery, as on the rest of that page, counts every answer).
+    shown_per_day: bool = True
+
+    @property
+    def counted(self) -> bool:
+        return self.recorded_at is not None
+
+
+@dataclass(frozen=True)
+class SkillLine:
+    skill: str
+    label: str
+    values: tuple[float | None, ...]  # per week: mastery at its end; None before any answer
+
+    @property
+    def percents(self) -> list[int | None]:
+        return [round(v * 100) if v is not None else None for v in self.values]
+
+    @property
+    def last(self) -> float | None:
+        return self.values[-1] if self.values else None
+
+    @property
+    def last_percent(self) -> int | None:
+        return round(self.last * 100) if self.last is not None else None
+
+    @property
+    def first_percent(self) -> int | None:
+        known = [v for v in self.values if v is not None]
+        return round(known[0] * 100) if known else None
+
+
+@dataclass(frozen=True)
+class DayCount:
+    day: date
+    right: int = 0
+    wrong: int = 0
+    pending: int = 0  # answered; whether right is not released yet
+
+    @property
+    def total(self) -> int:
+        return self.right + self.wrong + self.pending
+
+
+@dataclass
+class Progress:
+    weeks: list[date]  # Mondays, oldest first
+    skills: list[SkillLine]
+    days: list[DayCount]  # the last PROGRESS_DAYS days, oldest first
+    counted: int  # answers replayed into the lines
+
+    @property
+    def active_days(self) -> list[DayCount]:
+        return [d for d in self.days if d.total]
+
+    @property
+    def answers(self) -> int:
+        return sum(d.total for d in self.days)
+
+    @property
+    def right(self) -> int:
+        return sum(d.right for d in self.days)
+
+    @property
+    def pending(self) -> int:
+        return sum(d.pending for d in self.days)
+
+    @property
+    def practised(self) -> list[SkillLine]:
+        return [line for line in self.skills if line.last is not None]
+
+    @property
+    def unpractised(self) -> list[SkillLine]:
+        return [line for line in self.skills if line.last is None]
+
+    @property
+    def week_table(self) -> list[tuple[date, list[int | None]]]:
+        """Per week (its Monday) the mastery in per cent of each practised skill."""
+        practised = self.practised
+        return [
+            (monday, [line.percents[i] for line in practised])
+            for i, monday in enumerate(self.weeks)
+        ]
+
+    @property
+    def mastered_percent(self) -> int:
+        return round(bkt.MASTERED * 100)
+
+
+def build_progress(
+    answers: Iterable[Answer],
+    today: date,
+    tz: tzinfo,
+    *,
+    weeks: int = PROGRESS_WEEKS,
+    days: int = PROGRESS_DAYS,
+) -> Progress:
+    """Mastery per skill by week and answers per day from ``answers`` (any order; equal
+    times keep it), as of ``today`` (local to ``tz``). Weeks start on Monday; the lines
+    begin in the week of the first counted answer, at most ``weeks`` back, their values
+    carrying all earlier answers."""
+    ordered = sorted(answers, key=lambda a: a.answered_at)
+
+    def counted_at(answer: Answer) -> datetime:
+        return answer.recorded_at or answer.answered_at
+
+    counted = sorted(
+        (a for a in ordered if a.counted), key=lambda a: (counted_at(a), a.answered_at)
+    )
+
+    def counted_on(answer: Answer) -> date:
+        return counted_at(answer).astimezone(tz).date()
+
+    this_monday = today - timedelta(days=today.weekday())
+    mondays: list[date] = []
+    if counted:
+        first = counted_on(counted[0])
+        start = max(
+            first - timedelta(days=first.weekday()), this_monday - timedelta(weeks=weeks - 1)
+        )
+        mondays = [start + timedelta(weeks=k) for k in range((this_monday - start).days // 7 + 1)]
+    known: dict[str, float] = {}
+    values: dict[str, list[float | None]] = {skill: [] for skill in Skill.values}
+    i = 0
+    for monday in mondays:
+        end = monday + timedelta(days=7)
+        while i < len(counted) and counted_on(counted[i]) < end:
+            answer = counted[i]
+            known[answer.kind] = bkt.update(known.get(answer.kind, bkt.P_INIT), answer.correct)
+            i += 1
+        for skill in Skill.values:
+            values[skill].append(known.get(skill))
+    first_day = today - timedelta(days=days - 1)
+    per_day: dict[date, list[int]] = {first_day + timedelta(days=k): [0, 0, 0] for k in range(days)}
+    for answer in ordered:
+        day = answer.answered_at.astimezone(tz).date()
+        if day not in per_day or not answer.shown_per_day:
+            continue
+        if not answer.counted:
+            per_day[day][2] += 1  # correctness not released: not shown either
+        else:
+            per_day[day][0 if answer.correct else 1] += 1
+    return Progress(
+        weeks=mondays,
+        skills=[
+            SkillLine(skill, str(label), tuple(values[skill])) for skill, label in Skill.choices
+        ],
+        days=[DayCount(day, *counts) for day, counts in per_day.items()],
+        counted=len(counted),
+    )
+
+
+def learner_progress(
+    learner: User, now: datetime | None = None, school_class: SchoolClass | None = None
+) -> Progress:
+    """:func:`build_progress` over every quiz answer of ``learner`` (one query). With
+    ``school_class`` (a teacher's view) the answers per day are only those to that
+    class's assignments: a teacher sees the pupils' work in their own class, not their
+    free practice. Call it after :func:`~tutor.quizzes.selectors.skill_rows`, which
+    counts released answers."""
+    now = now or timezone.now()
+    rows = (
+        QuizQuestion.objects.filter(quiz__learner=learner, answered_at__isnull=False)
+        .order_by("answered_at", "pk")
+        .values_list(
+            "kind",
+            "correct",
+            "answered_at",
+            "skill_recorded_at",
+            "quiz__assignment__school_class_id",
+        )
+    )
+    tz = timezone.get_current_timezone()
+    return build_progress(
+        (
+            Answer(
+                kind,
+                bool(correct),
+                at,
+                recorded,
+                school_class is None or class_id == school_class.pk,
+            )
+            for kind, correct, at, recorded, class_id in rows
+        ),
+        timezone.localtime(now, tz).date(),
+        tz,
+    )
+
+
+# --- pictures ------------------------------------------------------------------------
+#
+# The pictures of these results, drawn by :mod:`.charts` from plain numbers; each with
+# a one-sentence summary. The pages put the same numbers in a table beside them.
+
+
+@dataclass(frozen=True)
+class Figure:
+    svg: SafeString
+    title: str  # the summary, also the picture's <title>
+
+
+def _day(value: date) -> str:
+    return formats.date_format(value, "j. M")
+
+
+def mastery_figures(grid: MasteryGrid) -> tuple[Figure, Figure]:
+    """The class's heat map (learners by skills, then the class average) and its scale."""
+    weakest = grid.weakest
+    if weakest is None:
+        title = gettext(
+            "Mastery heat map: %(n)s learners by %(k)s skills; nobody has practised yet."
+        ) % {
+            "n": len(grid.rows),
+            "k": len(grid.skills),
+        }
+    else:
+        title = gettext(
+            "Mastery heat map: %(n)s learners by %(k)s skills; the weakest skill is "
+            "%(skill)s, %(p)s %% on average."
+        ) % {
+            "n": len(grid.rows),
+            "k": len(grid.skills),
+            "skill": weakest.skill.label,
+            "p": weakest.percent,
+        }
+    rows = [
+        charts.HeatRow(row.learner.username, [c.mastery for c in row.cells]) for row in grid.rows
+    ]
+    rows.append(
+        charts.HeatRow(gettext("Class average"), [a.mastery for a in grid.averages], separated=True)
+    )
+    heat = charts.heatmap(
+        chart_id="mastery-map",
+        title=title,
+        desc=gettext(
+            "Each row is a learner, each column a skill. Colour and number give the mastery "
+            "in per cent, from dark purple (0) to yellow (100); a pale hatched cell with a "
+            "dash: not practised yet. The last row is the class average."
+        ),
+        columns=[s.label for s in grid.skills],
+        rows=rows,
+        marked=next((i for i, s in enumerate(grid.skills) if s.skill == grid.sort), None),
+    )
+    scale_title = gettext(
+        "Colour scale: mastery from 0 %% (dark purple) to 100 %% (yellow); "
+        "%(help)s %% needs help, %(mastered)s %% mastered."
+    ) % {"help": grid.needs_help_percent, "mastered": grid.mastered_percent}
+    scale = charts.scale_legend(
+        chart_id="mastery-scale",
+        title=scale_title,
+        desc=gettext("The viridis scale, readable with colour-blindness and in greyscale."),
+        ticks=[(v / 100, f"{v} %") for v in (0, 25, 50, 75, 100)],
+        marks=[
+            (NEEDS_HELP_BELOW, gettext("needs help below")),
+            (bkt.MASTERED, gettext("mastered")),
+        ],
+        empty_label=gettext("not practised yet"),
+    )
+    return Figure(heat, title), Figure(scale, scale_title)
+
+
+def kind_bars_figure(results: AssignmentResults) -> Figure:
+    """One bar per question kind over every attempt: right, each mistake, unanswered."""
+    bars = []
+    parts = []
+    for stat in results.by_kind:
+        segments = [charts.Segment(stat.right, charts.RIGHT_FILL, f"✓ {stat.right}")]
+        for i, choice in enumerate(stat.wrong_choices):
+            segments.append(
+                charts.Segment(
+                    choice.count,
+                    charts.wrong_fill(i),
+                    f"{choice.letter} {choice.count}",
+                    hatched=True,
+                )
+            )
+        segments.append(charts.Segment(stat.unanswered, charts.NONE_FILL, f"– {stat.unanswered}"))
+        bars.append((stat.label, segments))
+        parts.append(
+            gettext("%(kind)s %(right)s of %(n)s right")
+            % {"kind": stat.label, "right": stat.right, "n": stat.questions}
+        )
+    title = gettext("Answers by question kind: %(parts)s.") % {"parts": "; ".join(parts)}
+    svg = charts.share_bars(
+        chart_id="kind-bars",
+        title=title,
+        desc=gettext(
+            "One bar per question kind, over every question of every attempt: right (✓), "
+            "each wrong choice by the letter of its mistake (hatched), not answered (–)."
+        ),
+        bars=bars,
+    )
+    return Figure(svg, title)
+
+
+@dataclass(frozen=True)
+class ProgressFigures:
+    lines: list[Figure]  # one per practised skill
+    days: Figure
+
+
+def progress_figures(
+    progress: Progress, chart_id: str = "progress", school_class: SchoolClass | None = None
+) -> ProgressFigures:
+    """The pictures of :func:`learner_progress`; ``school_class`` when its answers per
+    day are those of one class (a teacher's view)."""
+    lines = []
+    for line in progress.practised:
+        first_week = next(
+            w for w, v in zip(progress.weeks, line.values, strict=True) if v is not None
+        )
+        title = gettext(
+            "%(skill)s: mastery by week, from %(first)s %% in the week of %(start)s to "
+            "%(last)s %% in the week of %(end)s."
+        ) % {
+            "skill": line.label,
+            "first": line.first_percent,
+            "start": _day(first_week),
+            "last": line.last_percent,
+            "end": _day(progress.weeks[-1]),
+        }
+        lines.append(
+            Figure(
+                charts.line_panel(
+                    chart_id=f"{chart_id}-{line.skill}",
+                    title=title,
+                    desc=gettext(
+                        "A point per week: the mastery at its end, 0 to 100 %%; the dashed "
+                        "line is %(p)s %%, mastered."
+                    )
+                    % {"p": progress.mastered_percent},
+                    label=line.label,
+                    values=line.values,
+                    value_text=f"{line.last_percent} %",
+                    first_label=_day(progress.weeks[0]),
+                    last_label=_day(progress.weeks[-1]),
+                    threshold=bkt.MASTERED,
+                ),
+                title,
+            )
+        )
+    series = [
+        charts.Series(gettext("right"), charts.RIGHT_FILL),
+        charts.Series(gettext("wrong"), charts.WRONG_FILLS[0], hatched=True),
+    ]
+    if progress.pending:
+        series.append(charts.Series(gettext("not marked yet"), charts.PENDING_FILL))
+    bars = [
+        (
+            _day(d.day) if d.day.weekday() == 0 else "",
+            [d.right, d.wrong, d.pending][: len(series)],
+        )
+        for d in progress.days
+    ]
+    numbers = {
+        "days": len(progress.days),
+        "n": progress.answers,
+        "active": len(progress.active_days),
+        "right": progress.right,
+        "name": school_class.name if school_class else "",
+    }
+    if school_class is None:
+        title = (
+            gettext(
+                "Answers per day over the last %(days)s days: %(n)s answers on %(active)s "
+                "days, %(right)s of them right."
+            )
+            % numbers
+        )
+    else:
+        title = (
+            gettext(
+                "Answers per day to the assignments of %(name)s over the last %(days)s days: "
+                "%(n)s answers on %(active)s days, %(right)s of them right."
+            )
+            % numbers
+        )
+    days = charts.column_bars(
+        chart_id=f"{chart_id}-days",
+        title=title,
+        desc=gettext(
+            "A bar per day, Mondays named: right answers at the bottom, wrong ones "
+            "(hatched) above, then answers not marked yet."
+        ),
+        series=series,
+        bars=bars,
+    )
+    return ProgressFigures(lines, Figure(days, title))

@@ -15,6 +15,11 @@ urlpatterns = [
         views.assignment_results_csv,
         name="assignment_results_csv",
     ),
+    path(
+        "assignments/<id:assignment_id>/items.csv",
+        views.assignment_items_csv,
+        name="assignment_items_csv",
+    ),
     path("<id:class_id>/mastery/", views.class_mastery, name="class_mastery"),
     path("<id:class_id>/mastery.csv", views.class_mastery_csv, name="class_mastery_csv"),
     path(

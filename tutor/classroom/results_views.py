@@ -6,7 +6,7 @@ it up together with its teacher, so another teacher's ids are a 404.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tutor.accounts.permissions import teacher_required
@@ -31,6 +31,7 @@ def assignment_results(request: HttpRequest, assignment_id: int) -> HttpResponse
         "classroom/results/assignment_results.html",
         {
             "results": results,
+            "kind_figure": selectors.kind_bars_figure(results) if results else None,
             "table": table,
             "assignment": assignment,
             "school_class": school_class,
@@ -49,14 +50,27 @@ def assignment_results_csv(request: HttpRequest, assignment_id: int) -> HttpResp
 
 
 @teacher_required
+def assignment_items_csv(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    assignment = selectors.assignment_of_teacher(request.user, assignment_id)
+    if assignment.is_table:
+        raise Http404("Rounds at the table have no item analysis")
+    results = selectors.assignment_results(assignment, deck=current_deck(request))
+    return csv_export.item_analysis_csv(results, base_url=request.build_absolute_uri("/"))
+
+
+@teacher_required
 def class_mastery(request: HttpRequest, class_id: int) -> HttpResponse:
     school_class = selectors.class_of_teacher(request.user, class_id)
-    grid = selectors.mastery_grid(school_class)
+    # An unknown ?sort= falls back to the order by name (mastery_sort), never an error.
+    grid = selectors.mastery_grid(school_class, sort=request.GET.get("sort", ""))
+    heat, scale = selectors.mastery_figures(grid)
     return render(
         request,
         "classroom/results/class_mastery.html",
         {
             "grid": grid,
+            "heat_figure": heat,
+            "scale_figure": scale,
             "table": selectors.class_table_results(school_class),
             "school_class": school_class,
         },
@@ -76,5 +90,15 @@ def learner_history(request: HttpRequest, class_id: int, learner_id: int) -> Htt
     return render(
         request,
         "classroom/results/learner_history.html",
-        {"history": history, "school_class": school_class, "learner": learner},
+        {
+            "history": history,
+            "progress": history.progress,
+            "figures": (
+                selectors.progress_figures(history.progress, school_class=school_class)
+                if history.progress
+                else None
+            ),
+            "school_class": school_class,
+            "learner": learner,
+        },
     )

@@ -19,6 +19,7 @@ from tutor.quizzes.services import QuizError
 from . import assignments
 from .forms import AssignmentForm, ClassForm, JoinForm, LearnerSignupForm
 from .models import Assignment
+from .results import learner_progress, progress_figures
 from .selectors import (
     class_of_teacher_or_404,
     classes_of_learner,
@@ -142,11 +143,14 @@ def join(request: HttpRequest) -> HttpResponse:
 def dashboard(request: HttpRequest) -> HttpResponse:
     rows = skill_rows(request.user)
     due = learner_assignments(request.user)
+    progress = learner_progress(request.user)  # after skill_rows: it counts released answers
     return render(
         request,
         "classroom/dashboard.html",
         {
             "rows": rows,
+            "progress": progress,
+            "figures": progress_figures(progress),
             "due": [row for row in due if row.status in {"open", "in_progress", "submitted"}],
             "upcoming": [row for row in due if row.status == "upcoming"],
             "finished": [row for row in due if row.status in {"done", "missed"}],
