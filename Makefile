@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format install install-dev setup serve messages bench clean
+.PHONY: run test lint format install install-dev setup serve messages bench bench-scale clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -76,3 +76,9 @@ bench: install
 		echo "DATABASE_URL is not set: the PostgreSQL run is skipped."; \
 	fi; \
 	exit $$status
+
+# Scale-out test (issue 17, docs/performance.md): two gunicorn instances behind HAProxy
+# (apt-get installs it when missing) on one PostgreSQL ($$DATABASE_URL, else
+# 127.0.0.1:5432, a fresh database each run); one server is killed mid-quiz.
+bench-scale: install
+	$(BIN)/python -m bench.scale $(BENCH_ARGS)

@@ -123,13 +123,18 @@ ASGI_APPLICATION = "tutor.asgi.application"
 # without "database is locked" errors.
 _SQLITE_PATH = os.environ.get("DJANGO_SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# Each worker keeps its connection this many seconds (0: a new one per request). For
+# SQLite too: opening it and its PRAGMAs cost ~0.6 ms of every request (issue 17,
+# docs/performance.md); tutor/core/middleware.py re-applies the request's lock wait.
+CONN_MAX_AGE = int(os.environ.get("DJANGO_CONN_MAX_AGE", "60"))
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=CONN_MAX_AGE)}
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": _SQLITE_PATH,
+            "CONN_MAX_AGE": CONN_MAX_AGE,
             "OPTIONS": {
                 "timeout": 20,
                 "transaction_mode": "IMMEDIATE",

@@ -74,6 +74,14 @@ _in_request: ContextVar[bool] = ContextVar("jass_in_request", default=False)
 
 def request_started(**kwargs: object) -> None:
     _in_request.set(True)
+    # With persistent connections (CONN_MAX_AGE) a request may reuse the connection of
+    # an earlier one: give it this request's wait, which the lock fuse may have changed.
+    from django.db import connections
+
+    for alias in connections:
+        connection = connections[alias]
+        if connection.vendor == "sqlite" and connection.connection is not None:
+            set_busy_timeout(connection, request_busy_ms())
 
 
 def request_finished(**kwargs: object) -> None:
@@ -87,10 +95,19 @@ def request_busy_ms() -> int:
     return int(getattr(settings, "JASS_SQLITE_REQUEST_BUSY_MS", 5000))
 
 
+def set_busy_timeout(connection, ms: int) -> None:
+    """Set SQLite's busy timeout, skipping the statement when it is set already."""
+    if getattr(connection, "jass_busy_ms", None) != ms:
+        connection.connection.execute(f"PRAGMA busy_timeout = {ms:d}")
+        connection.jass_busy_ms = ms
+
+
 def tune_connection(sender: object, connection, **kwargs: object) -> None:
     """``connection_created``: a web request's SQLite connection waits less for the lock."""
-    if connection.vendor == "sqlite" and _in_request.get():
-        connection.connection.execute(f"PRAGMA busy_timeout = {request_busy_ms():d}")
+    if connection.vendor == "sqlite":
+        connection.jass_busy_ms = None  # a new connection: init_command set the long wait
+        if _in_request.get():
+            set_busy_timeout(connection, request_busy_ms())
 
 
 def is_lock_error(error: BaseException) -> bool:
