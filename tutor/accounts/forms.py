@@ -31,7 +31,14 @@ class SignupForm(UserCreationForm):
         username = super().clean_username()
         if username:
             existing = User.objects.values_list("username", flat=True).iterator()
-            validate_new_username(username, existing)
+            try:
+                validate_new_username(username, existing)
+            finally:
+                # A look-alike stops the loop early; on PostgreSQL the server-side
+                # cursor must be closed now, while its transaction is alive: closed
+                # at garbage collection, after a savepoint's rollback, the CLOSE
+                # fails and aborts the request's transaction.
+                existing.close()
         return username
 
 
