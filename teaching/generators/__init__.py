@@ -171,7 +171,7 @@ Kinds
   ``none``/``not_held_by_one_player``, ``pending``/``second_card_not_played``,
   ``pending``/``still_possible``, ``scored``/``valid``, ``lost``/``not_declared``,
   ``lost``/``declared_at_first_card``, ``lost``/``too_late``, ``lost``/``prompted``.
-- ``seed % 9`` picks the reason (every reason about 11 %).
+- ``seed % 9`` picks the reason (every reason in one question of nine).
 - the choices are one of eight sets of 3-5 reasons (``stoeck._SHOWN``), drawn so
   that each reason of a set is right about equally often.
 - mistakes: ``late_call_counted``, ``prompted_call_counted``,
@@ -276,6 +276,7 @@ from rules_core import DEFAULT_RULES, RulesError, RuleSet
 from .base import (
     MAX_CHOICES,
     MIN_CHOICES,
+    ChoiceValue,
     Kind,
     Question,
     QuizError,
@@ -289,6 +290,7 @@ from .trick import TRICK
 from .weis import LADDER_STEP, WEIS_VALUE, WHO_WRITES
 
 __all__ = [
+    "ChoiceValue",
     "KINDS",
     "MISTAKES",
     "MAX_CHOICES",
@@ -328,7 +330,7 @@ def get_kind(kind: str) -> Kind:
     return REGISTRY[kind]
 
 
-def _rule_set(rules: Any) -> RuleSet:
+def _rule_set(rules: object) -> RuleSet:
     if isinstance(rules, RuleSet):
         return rules
     if isinstance(rules, str):
@@ -380,7 +382,7 @@ def generate(
     )
 
 
-def recompute(question: Question | Mapping[str, Any]) -> Any:
+def recompute(question: Question | Mapping[str, Any]) -> ChoiceValue:
     """The correct answer value of a (stored) question, computed afresh from its
     ``inputs`` and ``rules`` with rules_core only, never from its stored answer.
 
@@ -392,10 +394,11 @@ def recompute(question: Question | Mapping[str, Any]) -> Any:
     spec = get_kind(question.kind)
     rules = RuleSet.from_dict(question.rules)
     try:
-        return plain(spec.solve(question.inputs, rules).value)
+        value: ChoiceValue = plain(spec.solve(question.inputs, rules).value)
     except RulesError:
         raise
     except (KeyError, TypeError, ValueError, IndexError) as err:
         raise QuizError(
             f"cannot read the inputs of this {question.kind} question: {err!r}"
         ) from None
+    return value

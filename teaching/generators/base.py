@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Generic, TypeAlias, TypedDict, TypeVar
 
 from rules_core import RulesError, RuleSet
 from rules_core.trace import TraceEntry
@@ -18,12 +18,23 @@ __all__ = [
     "KEYS",
     "MAX_CHOICES",
     "MIN_CHOICES",
+    "CardValue",
+    "CardsValue",
+    "Choice",
+    "ChoiceValue",
     "Draft",
+    "Inputs",
+    "JSONObject",
     "Kind",
+    "PointsValue",
     "Question",
     "QuizError",
     "Retry",
     "Solved",
+    "StepValue",
+    "StoeckValue",
+    "TargetValue",
+    "TeamPointsValue",
     "assemble_choices",
     "canon",
     "pick_around",
@@ -35,6 +46,78 @@ __all__ = [
 KEYS = ("a", "b", "c", "d", "e")
 MIN_CHOICES = 3
 MAX_CHOICES = 5
+
+JSONObject: TypeAlias = dict[str, Any]
+"""A JSON object (what ``json.loads`` gives): a question's rules, inputs, prompt, a
+trace entry. Its shape depends on the kind (see :mod:`teaching.generators`)."""
+
+Inputs: TypeAlias = Mapping[str, Any]
+"""A question's stored inputs as a solver reads them (JSON data of the kind's shape)."""
+
+
+# The values of the choices, by kind (formats: see teaching.generators).
+
+
+class PointsValue(TypedDict):
+    """``weis_value`` and ``trick``/``points``."""
+
+    points: int
+
+
+class TeamPointsValue(TypedDict):
+    """``who_writes``: the writing team (None: nobody) and its written points."""
+
+    team: int | None
+    points: int
+
+
+class StepValue(TypedDict):
+    """``ladder_step``: the deciding step (a ``Step`` value) and the winning seat."""
+
+    step: str
+    winner: int
+
+
+class StoeckValue(TypedDict):
+    """``stoeck``: a ``StoeckReason``'s status and value."""
+
+    status: str
+    reason: str
+
+
+class TargetValue(TypedDict):
+    """``target``: the team that reaches the target and the block (None, None: nobody yet)."""
+
+    team: int | None
+    block: str | None
+
+
+class CardsValue(TypedDict):
+    """``trick``/``legal``: card codes in deck order."""
+
+    cards: list[str]
+
+
+class CardValue(TypedDict):
+    """``trick``/``winner``: a card code."""
+
+    card: str
+
+
+ChoiceValue: TypeAlias = (
+    PointsValue | TeamPointsValue | StepValue | StoeckValue | TargetValue | CardsValue | CardValue
+)
+"""The value of a choice (and of an answer) of any kind."""
+
+V = TypeVar("V", bound=ChoiceValue, covariant=True)
+T = TypeVar("T")
+
+
+class Choice(TypedDict):
+    """One choice of a question, as stored: its key ``a`` .. ``e`` and its value."""
+
+    key: str
+    value: ChoiceValue
 
 
 class QuizError(RulesError):
@@ -48,7 +131,7 @@ class Retry(Exception):  # noqa: N818 - a control-flow signal, not an error for 
     draws again from the same (seeded) random stream, so it stays deterministic."""
 
 
-def plain(value: Any) -> Any:
+def plain(value: object) -> Any:
     """``value`` as JSON data: lists for tuples, string keys, objects via ``to_dict``."""
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
@@ -62,12 +145,12 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
-def canon(value: Any) -> str:
+def canon(value: object) -> str:
     """A canonical text of a choice value, to compare values for equality."""
     return json.dumps(plain(value), sort_keys=True, separators=(",", ":"))
 
 
-def trace_dicts(trace: Any) -> list[dict[str, Any]]:
+def trace_dicts(trace: Iterable[TraceEntry | Mapping[str, Any]]) -> list[JSONObject]:
     """A rules_core trace (tuple of TraceEntry, or already dicts) as plain dicts."""
     return [e.to_dict() if isinstance(e, TraceEntry) else plain(e) for e in trace]
 
@@ -91,20 +174,24 @@ class Question:
 
     kind: str
     seed: int
-    rules: dict[str, Any]
-    inputs: dict[str, Any]
-    prompt: dict[str, Any]
-    choices: list[dict[str, Any]]
+    rules: JSONObject
+    inputs: JSONObject
+    prompt: JSONObject
+    choices: list[Choice]
     answer: str
     mistakes: dict[str, str]
-    explanation: list[dict[str, Any]]
+    explanation: list[JSONObject]
     rules_tested: list[str]
 
-    __hash__ = None  # type: ignore[assignment]
+    # the fields are lists and dicts: equal questions need not hash alike, so none do
+    __hash__ = None  # type: ignore[assignment]  # dataclass hashing switched off on purpose
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """All fields as a new plain dict (safe to store in a JSON field)."""
-        return json.loads(json.dumps({f.name: getattr(self, f.name) for f in fields(self)}))
+        data: JSONObject = json.loads(
+            json.dumps({f.name: getattr(self, f.name) for f in fields(self)})
+        )
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Question:
@@ -158,7 +245,7 @@ class Question:
 
     # -- reading a question ---------------------------------------------------------
 
-    def value_of(self, key: str) -> Any:
+    def value_of(self, key: str) -> ChoiceValue:
         """The value of the choice ``key``; :class:`QuizError` for an unknown key."""
         for choice in self.choices:
             if choice["key"] == key:
@@ -168,7 +255,7 @@ class Question:
         )
 
     @property
-    def answer_value(self) -> Any:
+    def answer_value(self) -> ChoiceValue:
         """The value of the correct choice."""
         return self.value_of(self.answer)
 
@@ -184,7 +271,7 @@ class Question:
         """The :class:`RuleSet` the question was generated with."""
         return RuleSet.from_dict(self.rules)
 
-    def public_dict(self) -> dict[str, Any]:
+    def public_dict(self) -> JSONObject:
         """What a page may show before the learner answers: no answer, no mistakes,
         no explanation."""
         data = self.to_dict()
@@ -194,23 +281,24 @@ class Question:
 
 
 @dataclass(frozen=True)
-class Solved:
+class Solved(Generic[V]):
     """What :func:`solve` of a kind computes from the inputs: the answer value and
     the rules_core trace explaining it."""
 
-    value: Any
-    explanation: list[dict[str, Any]]
+    value: V
+    explanation: list[JSONObject]
 
 
-@dataclass
-class Draft:
-    """A built question before its choices are shuffled and keyed."""
+@dataclass(frozen=True)
+class Draft(Generic[V]):
+    """A built question before its choices are shuffled and keyed: the answer and
+    the wrong choices, each with its mistake, in order of preference."""
 
-    inputs: dict[str, Any]
-    prompt: dict[str, Any]
-    answer: Any
-    distractors: list[tuple[Any, str]]
-    explanation: list[dict[str, Any]]
+    inputs: JSONObject
+    prompt: JSONObject
+    answer: V
+    distractors: Sequence[tuple[V, str]]
+    explanation: list[JSONObject]
     rules_tested: list[str]
 
 
@@ -225,14 +313,14 @@ class Kind:
 
     name: str
     skill: str
-    build: Callable[[random.Random, int, RuleSet], Draft]
-    solve: Callable[[Mapping[str, Any], RuleSet], Solved]
+    build: Callable[[random.Random, int, RuleSet], Draft[ChoiceValue]]
+    solve: Callable[[Inputs, RuleSet], Solved[ChoiceValue]]
     mistakes: tuple[str, ...] = ()
 
 
 def assemble_choices(
-    rng: random.Random, answer: Any, distractors: list[tuple[Any, str]]
-) -> tuple[list[dict[str, Any]], str, dict[str, str]]:
+    rng: random.Random, answer: ChoiceValue, distractors: Sequence[tuple[ChoiceValue, str]]
+) -> tuple[list[Choice], str, dict[str, str]]:
     """Choices from the answer and the mistakes' answers, in priority order.
 
     A distractor equal to the answer or to an earlier distractor is dropped; at
@@ -240,7 +328,7 @@ def assemble_choices(
     shuffled with ``rng`` and keys are given after shuffling.
     """
     seen = {canon(answer)}
-    picked: list[tuple[Any, str | None]] = []
+    picked: list[tuple[ChoiceValue, str | None]] = []
     for value, mistake in distractors:
         text = canon(value)
         if text in seen:
@@ -251,24 +339,24 @@ def assemble_choices(
             break
     if len(picked) < MIN_CHOICES - 1:
         raise Retry("not enough distinct mistakes")
-    entries: list[tuple[Any, str | None]] = [(plain(answer), None), *picked]
+    entries: list[tuple[ChoiceValue, str | None]] = [(plain(answer), None), *picked]
     rng.shuffle(entries)
-    choices = []
+    choices: list[Choice] = []
     mistakes: dict[str, str] = {}
     answer_key = ""
-    for key, (value, mistake) in zip(KEYS, entries, strict=False):
+    for key, (value, tag) in zip(KEYS, entries, strict=False):
         choices.append({"key": key, "value": value})
-        if mistake is None:
+        if tag is None:
             answer_key = key
         else:
-            mistakes[key] = mistake
+            mistakes[key] = tag
     return choices, answer_key, mistakes
 
 
 def ranks_within_reach(
     answer: float,
-    pool: list[tuple[Any, str]],
-    key: Callable[[Any], float],
+    pool: Sequence[tuple[T, str]],
+    key: Callable[[T], float],
     size: int,
 ) -> list[int]:
     """The places the answer can take among ``size`` choices drawn from ``pool``
@@ -282,14 +370,14 @@ def ranks_within_reach(
 def pick_around(
     rng: random.Random,
     answer: float,
-    pool: list[tuple[Any, str]],
-    key: Callable[[Any], float],
+    pool: Sequence[tuple[T, str]],
+    key: Callable[[T], float],
     size: int,
     rank: int,
-    must: Sequence[tuple[Any, str]] = (),
+    must: Sequence[tuple[T, str]] = (),
     *,
     avoid_midpoint: bool = False,
-) -> list[tuple[Any, str]] | None:
+) -> list[tuple[T, str]] | None:
     """``size - 1`` wrong choices from ``pool`` such that the answer is the
     ``rank``-th smallest (0 = the smallest) of the ``size`` choices, drawn at random
     on each side, ``must`` among them; None when the pool has too few values below
@@ -302,10 +390,10 @@ def pick_around(
     answer's key (or to each other) are left out.
     """
     seen = {answer}
-    below: list[tuple[Any, str]] = []
-    above: list[tuple[Any, str]] = []
-    fixed_below: list[tuple[Any, str]] = []
-    fixed_above: list[tuple[Any, str]] = []
+    below: list[tuple[T, str]] = []
+    above: list[tuple[T, str]] = []
+    fixed_below: list[tuple[T, str]] = []
+    fixed_above: list[tuple[T, str]] = []
     for i, (value, tag) in enumerate([*must, *pool]):
         k = key(value)
         if k in seen:

@@ -9,23 +9,42 @@ random stream only (not on ``PYTHONHASHSEED``).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
-from rules_core import DECK, Card
+from rules_core import DECK, Card, Contract, Rank
+from rules_core.tables import FOUR_OF_A_KIND_POINTS, LOW_FOUR_OF_A_KIND_RANKS, SEQUENCE_POINTS
 
 from .base import Retry
+
+T = TypeVar("T")
 
 TRUMP_CONTRACTS = ("D", "H", "S", "C")
 NO_TRUMP_CONTRACTS = ("obenabe", "undenufe")
 ALL_CONTRACTS = TRUMP_CONTRACTS + NO_TRUMP_CONTRACTS
-SEQ_VALUE = {3: 20, 4: 50, 5: 100, 6: 150, 7: 200, 8: 250, 9: 300}
-QUAD_VALUE = (100, 100, 100, 150, 100, 200, 100, 100, 100)
-LOW_QUAD_RANKS = (0, 1, 2)
-RANK_J, RANK_9 = 5, 3
+# The builders count ranks by index (6 7 8 9 10 J Q K A = 0..8); the values are
+# rules_core's (R5.1, R5.2), only re-indexed here.
+SEQ_VALUE: Mapping[int, int] = SEQUENCE_POINTS
+"""A sequence's points by its number of cards (R5.1)."""
+QUAD_VALUE: tuple[int, ...] = tuple(FOUR_OF_A_KIND_POINTS[rank] for rank in Rank)
+"""Four of a kind by rank index, the low ranks at the value they have when they
+score (R5.2; whether they do is the rule set's ``low_quads_score``)."""
+LOW_QUAD_RANKS: tuple[int, ...] = tuple(rank.index for rank in LOW_FOUR_OF_A_KIND_RANKS)
+"""The rank indices of four of a kind that scores only with ``low_quads_score``."""
+RANK_J, RANK_9 = Rank.UNDER.index, Rank.NINE.index
 
 
 def card(suit: int, rank: int) -> Card:
+    """The card of suit index ``suit`` (D H S C) and rank index ``rank``."""
     return DECK[suit * 9 + rank]
+
+
+def trump_index(contract: str) -> int:
+    """The suit index of the trump of ``contract``, one of :data:`TRUMP_CONTRACTS`."""
+    trump = Contract.parse(contract).trump
+    if trump is None:
+        raise ValueError(f"{contract} is not a trump contract")
+    return trump.index
 
 
 def run(suit: int, start: int, length: int) -> list[Card]:
@@ -46,6 +65,7 @@ def codes(cards: Iterable[Card]) -> list[str]:
 
 
 def mask_of(cards: Iterable[Card]) -> int:
+    """The 36-bit mask of ``cards``."""
     mask = 0
     for c in cards:
         mask |= c.bit
@@ -139,7 +159,8 @@ def fill_hand(rng: random.Random, core: Sequence[Card]) -> list[Card]:
     return fill_hands(rng, [core], [9])[0]
 
 
-def weighted(rng: random.Random, options: Sequence[tuple[object, float]]) -> object:
+def weighted(rng: random.Random, options: Sequence[tuple[T, float]]) -> T:
+    """One of the options, drawn with its weight."""
     total = sum(w for _, w in options)
     x = rng.random() * total
     for value, w in options:

@@ -8,13 +8,11 @@ one hand, the call at a chosen moment) and :func:`~teaching.scenarios.pair_scena
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
 
 from rules_core import RuleSet, StoeckReason, check_stoeck
 from teaching.scenarios import ScenarioError, StoeckScenario, pair_scenario, stoeck_scenario
 
-from .base import Draft, Kind, Retry, Solved, trace_dicts
+from .base import Draft, Inputs, Kind, Retry, Solved, StoeckValue, trace_dicts
 from .deal import NO_TRUMP_CONTRACTS, TRUMP_CONTRACTS, weighted
 
 R = StoeckReason
@@ -40,7 +38,7 @@ _AS_IF_STOECK = {
 }
 
 
-def _v(reason: StoeckReason) -> dict[str, str]:
+def _v(reason: StoeckReason) -> StoeckValue:
     return {"status": reason.status, "reason": reason.value}
 
 
@@ -144,10 +142,10 @@ _SHOWN: tuple[tuple[tuple[StoeckReason, ...], int, tuple[StoeckReason, ...]], ..
 
 def _shown_reasons(rng: random.Random, wanted: StoeckReason) -> tuple[StoeckReason, ...]:
     options = [(shown, w) for shown, w, never in _SHOWN if wanted in shown and wanted not in never]
-    return weighted(rng, options)  # type: ignore[return-value]
+    return weighted(rng, options)
 
 
-def solve_stoeck(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
+def solve_stoeck(inputs: Inputs, rules: RuleSet) -> Solved[StoeckValue]:
     result = check_stoeck(
         inputs["hands"],
         inputs["contract"],
@@ -211,7 +209,7 @@ def _scenario(
         raise Retry(str(err)) from None
 
 
-def build_stoeck(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
+def build_stoeck(rng: random.Random, seed: int, rules: RuleSet) -> Draft[StoeckValue]:
     wanted = REASONS[seed % len(REASONS)]
     shown = _shown_reasons(rng, wanted)
     scenario, call, suit = _scenario(rng, wanted, rules, shown)
@@ -228,8 +226,10 @@ def build_stoeck(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
         raise Retry("the recomputed reason differs")
     if scenario.holder is not None:
         focus = scenario.holder
-    else:
+    elif scenario.second_index is not None:
         focus = scenario.plays[scenario.second_index][0]
+    else:  # a split pair's scenario always has the second card played
+        raise Retry("no card in focus")
     as_if = (
         _AS_IF_STOECK.get(call)
         if wanted in (R.NO_TRUMP_CONTRACT, R.NOT_HELD_BY_ONE_PLAYER)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rules_core import RoundScore, RuleSet, resolve_target, score_round
 from teaching.scenarios import ScenarioError, TargetScenario, near_miss_scenario, target_scenario
 
-from .base import Draft, Kind, Retry, Solved, canon, trace_dicts
+from .base import Draft, Inputs, Kind, Retry, Solved, TargetValue, canon, trace_dicts
 from .deal import weighted
 
 DECIDES = ("weis", "stoeck", "tricks", "nobody")
@@ -22,7 +21,7 @@ DECIDES = ("weis", "stoeck", "tricks", "nobody")
 Event = tuple[int, int, str]  # team, points, block
 
 
-def solve_target(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
+def solve_target(inputs: Inputs, rules: RuleSet) -> Solved[TargetValue]:
     score = score_round(
         inputs["hands"],
         inputs["contract"],
@@ -108,11 +107,11 @@ SIZES_TEAM = ((3, 1), (4, 3), (5, 2))
 
 def _choose(
     rng: random.Random,
-    answer: Mapping[str, Any],
-    found: Mapping[str, Any],
+    answer: TargetValue,
+    found: Mapping[str, TargetValue],
     decides: str,
     order: Sequence[str],
-) -> list[tuple[Any, str]]:
+) -> list[tuple[TargetValue, str]]:
     """The wrong choices: "nobody yet" and (team, block) values drawn at random.
 
     Every (team, block) is the answer of some mistake (at worst a team and a block
@@ -123,17 +122,17 @@ def _choose(
     weight ``p_k`` when nobody wins and ``p_k (k - 1) / 3`` when a team does.)
     A value gets the most telling mistake that gives it.
     """
-    nobody = {"team": None, "block": None}
-    pairs = [{"team": t, "block": b} for t in (0, 1) for b in order]
+    nobody: TargetValue = {"team": None, "block": None}
+    pairs: list[TargetValue] = [{"team": t, "block": b} for t in (0, 1) for b in order]
     tag_of: dict[str, str] = {}
     for tag in ("tricks_not_counted_in_order", "later_reacher_wins", *_PRIORITY[decides]):
         if tag in found:
             tag_of.setdefault(canon(found[tag]), tag)
     if answer["team"] is None:
-        size = int(weighted(rng, SIZES_NOBODY))  # type: ignore[call-overload]
+        size = weighted(rng, SIZES_NOBODY)
         shown = rng.sample(pairs, size - 1)
     else:
-        size = int(weighted(rng, SIZES_TEAM))  # type: ignore[call-overload]
+        size = weighted(rng, SIZES_TEAM)
         shown = [nobody, *rng.sample([p for p in pairs if p != answer], size - 2)]
     out = []
     for value in shown:
@@ -142,7 +141,7 @@ def _choose(
     return out
 
 
-def build_target(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
+def build_target(rng: random.Random, seed: int, rules: RuleSet) -> Draft[TargetValue]:
     decides = DECIDES[seed % len(DECIDES)]
     scenario = _scenario(rng, decides, rules)
     played, score = scenario.round, scenario.score
@@ -163,10 +162,10 @@ def build_target(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
     totals = score.totals
     final = (before[0] + totals[0], before[1] + totals[1])
 
-    def v(team: int | None, block: str | None) -> dict[str, Any]:
+    def v(team: int | None, block: str | None) -> TargetValue:
         return {"team": team, "block": block}
 
-    found: dict[str, Any] = {}
+    found: dict[str, TargetValue] = {}
     weis = score.weis
     if weis.team is not None:
         loser = 1 - weis.team
@@ -190,10 +189,11 @@ def build_target(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
         found["target_must_be_exceeded"] = v(*_race(before, target + 1, events))
         whole = _events(score, order, whole_tricks=True)
         found["tricks_not_counted_in_order"] = v(*_race(before, target, whole))
-        team = solved.value["team"]
-        other_block = _own_block(before, target, events, 1 - team)
+        winner = solved.value["team"]
+        assert winner is not None  # a block decides: a team reached the target there
+        other_block = _own_block(before, target, events, 1 - winner)
         if other_block is not None:
-            found["later_reacher_wins"] = v(1 - team, other_block)
+            found["later_reacher_wins"] = v(1 - winner, other_block)
     distractors = _choose(rng, solved.value, found, decides, order)
     rules_tested = ["R7.2", "R7.3"]
     if decides == "tricks":

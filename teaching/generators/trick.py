@@ -1,24 +1,28 @@
 """Trick-play questions: ``trick`` with the sub-types ``legal`` (R3.1-R3.5),
 ``winner`` (R3.6) and ``points`` (R4.1-R4.5). Formats: see :mod:`teaching.generators`.
 
-The wrong choices come from *mistaken rule models*: the same question answered
-with one rule forgotten or misread (under-trumping allowed, the Puur exception
-forgotten, trumps ranked like a plain suit, the last trick's 5 forgotten ...).
-These models are the generator's own small functions; the correct answer always
-comes from rules_core.
+The wrong choices come from *mistaken readings of the rules*: the same question
+answered with one rule forgotten, misread or borrowed from another game
+(under-trumping allowed, the Puur exception forgotten, trumps ranked like a plain
+suit, the last trick's 5 forgotten ...). Each reading is computed from rules_core
+(``legal_cards``, ``trick_winner``, ``card_points`` and the tables of
+:mod:`rules_core.tables`) with that one rule changed, and its docstring names the
+rule (R-ID) and the change; the correct answer always comes from rules_core.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 from rules_core import (
     DECK,
     Card,
+    CardsLike,
     Contract,
+    ContractLike,
+    Rank,
     RuleSet,
     card_points,
     explain_card_points,
@@ -29,28 +33,33 @@ from rules_core import (
     trick_winner,
 )
 from rules_core.scoring import LAST_TRICK_BONUS
+from rules_core.tables import card_points_of_rank, trick_order
 
-from .base import Draft, Kind, Retry, Solved, pick_around, trace_dicts
-from .deal import ALL_CONTRACTS, NO_TRUMP_CONTRACTS, TRUMP_CONTRACTS, codes, weighted
+from .base import (
+    CardsValue,
+    CardValue,
+    Draft,
+    Inputs,
+    Kind,
+    PointsValue,
+    Retry,
+    Solved,
+    pick_around,
+    trace_dicts,
+)
+from .deal import (
+    ALL_CONTRACTS,
+    NO_TRUMP_CONTRACTS,
+    TRUMP_CONTRACTS,
+    codes,
+    trump_index,
+    weighted,
+)
 
 SUBS = ("legal", "winner", "points")
+_CONTRACTS = {code: Contract.parse(code) for code in ALL_CONTRACTS}
 # rank indices (natural order 6 7 8 9 10 J Q K A = 0..8)
-SIX, SEVEN, EIGHT, NINE, TEN, J, OBER, KING, ACE = range(9)
-# strength in the trump suit by rank index 6 7 8 9 10 J Q K A (R3.6: J 9 A K Q 10 8 7 6)
-TRUMP_STRENGTH = (0, 1, 2, 7, 3, 8, 4, 5, 6)
-
-
-def _strength(
-    c: Card, contract: Contract, *, plain_trumps: bool = False, flip: bool = False
-) -> int:
-    """Higher wins, within a suit (own model; ``flip`` swaps Obenabe and Undenufe)."""
-    r = c.rank.index
-    if c.suit is contract.trump and not plain_trumps:
-        return TRUMP_STRENGTH[r]
-    undenufe = contract is Contract.UNDENUFE
-    if flip and contract.trump is None:
-        undenufe = not undenufe
-    return 8 - r if undenufe else r
+SIX, SEVEN, EIGHT, NINE, TEN, J, OBER, KING, ACE = (rank.index for rank in Rank)
 
 
 def _card(suit: int, rank: int) -> Card:
@@ -65,95 +74,181 @@ def _suit_cards(suit: int, exclude: Sequence[Card] = ()) -> list[Card]:
 # legal
 
 
-@dataclass(frozen=True)
-class LegalModel:
-    """A reading of R3.1-R3.5; the default is the rule, each flag one mistake."""
-
-    follow_suit: bool = True  # R3.1
-    trumping_needs_void: bool = False  # R3.2 forgotten: no trumping while able to follow
-    under_trump_allowed: bool = False  # R3.3 forgotten
-    only_trumps_exception: bool = True  # R3.3: a hand of only trumps may under-trump
-    plain_trump_order: bool = False  # trumps ranked A K Q J 10 9 ... like a plain suit
-    puur_exception: bool = True  # R3.4
-    puur_exception_always: bool = False  # holding the Puur frees you even with other trumps
-    puur_never_on_trump_lead: bool = False  # "need not" misread as "may not"
-    trump_lead_free: bool = False  # no need to follow a trump lead
-    must_trump_when_void: bool = False  # ruffing obligation of other games
-    must_beat: bool = False  # obligation to beat the trick when possible
+Cards = Sequence[Card]
+LegalReading = Callable[[Cards, Cards, Contract], list[Card]]
+"""``(hand, trick, contract) -> the cards of hand it allows``, in hand order."""
 
 
-def model_legal(
-    hand: Sequence[Card], trick: Sequence[Card], contract: Contract, m: LegalModel
-) -> list[Card]:
-    """The cards of ``hand`` that the model ``m`` allows (hand order)."""
-    if not trick:
-        return list(hand)
-    led = trick[0].suit
+def _legal(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """The rule (R3.1-R3.5): rules_core's legal cards, in hand order."""
+    return list(legal_cards(tuple(hand), tuple(trick), contract))
+
+
+def _trump_led(trick: Cards, contract: Contract) -> bool:
+    return bool(trick) and contract.trump is not None and trick[0].suit is contract.trump
+
+
+def _puur(contract: Contract) -> Card | None:
     trump = contract.trump
-    trumps = [c for c in hand if c.suit is trump]
-    follow = [c for c in hand if c.suit is led]
-    if not m.follow_suit:
-        legal = list(hand)
-    elif trump is not None and led is trump:
-        has_puur = any(c.rank.index == J for c in trumps)
-        others = [c for c in trumps if c.rank.index != J]
-        if m.trump_lead_free or not trumps or m.puur_exception_always and has_puur:
-            legal = list(hand)
-        elif m.puur_never_on_trump_lead and has_puur:
-            legal = others or [c for c in hand if c not in trumps] or list(hand)
-        elif not others:
-            legal = list(hand) if m.puur_exception else trumps
-        else:
-            legal = trumps
-    else:
-        if follow:
-            legal = follow + (
-                [] if m.trumping_needs_void else [c for c in trumps if c not in follow]
-            )
-        elif m.must_trump_when_void and trumps:
-            legal = trumps
-        else:
-            legal = list(hand)
-        in_trick = [c for c in trick if c.suit is trump]
-        if trump is not None and in_trick and not m.under_trump_allowed:
-            high = max(_strength(c, contract, plain_trumps=m.plain_trump_order) for c in in_trick)
-            only_trumps = len(trumps) == len(hand)
-            if not (only_trumps and m.only_trumps_exception):
-                legal = [
-                    c
-                    for c in legal
-                    if c.suit is not trump
-                    or _strength(c, contract, plain_trumps=m.plain_trump_order) > high
-                ]
-    if m.must_beat and trick:
-        beaters = [c for c in legal if trick_winner([*trick, c], contract) == len(trick)]
-        legal = beaters or legal
-    order = {c: i for i, c in enumerate(hand)}
-    return sorted(dict.fromkeys(legal), key=order.__getitem__)
+    return None if trump is None else Card(trump, Rank.UNDER)
 
 
-LEGAL_MISTAKES: tuple[tuple[str, LegalModel], ...] = (
-    ("under_trump_allowed", LegalModel(under_trump_allowed=True)),
-    ("plain_order_for_trumps", LegalModel(plain_trump_order=True)),
-    ("puur_exception_forgotten", LegalModel(puur_exception=False)),
-    ("puur_exception_misapplied", LegalModel(puur_exception_always=True)),
-    ("puur_may_not_be_played", LegalModel(puur_never_on_trump_lead=True)),
-    ("only_trumps_exception_forgotten", LegalModel(only_trumps_exception=False)),
+def _under_trump_allowed(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """R3.3 forgotten: a trump below the trick's highest trump may be played. The
+    engine's answer for the trick reduced to its lead card (no trump in it to stay
+    above; R3.3 never applies to a trump lead)."""
+    return _legal(hand, trick[:1], contract)
+
+
+def _r3_3_read(
+    hand: Cards, trick: Cards, contract: Contract, order: Sequence[Rank], *, exception: bool
+) -> list[Card]:
+    """R3.3 applied to the engine's answer without it (:func:`_under_trump_allowed`)
+    with the trumps ranked by ``order`` (strongest first), and, without
+    ``exception``, to a hand of nothing but trumps as well. With the trump order of
+    R3.6 and the exception this is the rule itself (a test checks it against
+    rules_core); the mistakes below change one of the two."""
+    allowed = _under_trump_allowed(hand, trick, contract)
+    trump = contract.trump
+    in_trick = [x for x in trick if x.suit is trump]
+    if trump is None or not in_trick or _trump_led(trick, contract):
+        return allowed
+    if exception and all(x.suit is trump for x in hand):
+        return allowed
+    high = min(order.index(x.rank) for x in in_trick)
+    return [x for x in allowed if x.suit is not trump or order.index(x.rank) < high]
+
+
+def _plain_order_for_trumps(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """R3.6 misread for R3.3: trumps ranked like a plain suit (A K Q J 10 9 ..., the
+    Puur and the Nell as a plain J and 9) when staying above the trick's trump."""
+    order = trick_order(contract, trump=False)
+    return _r3_3_read(hand, trick, contract, order, exception=True)
+
+
+def _only_trumps_exception_forgotten(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """R3.3's exception forgotten: a hand of nothing but trumps must stay above the
+    trick's highest trump too."""
+    order = trick_order(contract, trump=True)
+    return _r3_3_read(hand, trick, contract, order, exception=False)
+
+
+def _only_trumps_exception_forgotten_and_plain_order(
+    hand: Cards, trick: Cards, contract: Contract
+) -> list[Card]:
+    """R3.3's exception forgotten, and R3.6 misread as above: the two slips of a hand
+    of nothing but trumps (the one mistake here that changes two rules)."""
+    order = trick_order(contract, trump=False)
+    return _r3_3_read(hand, trick, contract, order, exception=False)
+
+
+def _puur_exception_forgotten(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """R3.4 forgotten: the Puur, the only trump in hand, must follow a trump lead
+    like any other trump."""
+    trumps = [x for x in hand if x.suit is contract.trump]
+    if _trump_led(trick, contract) and trumps == [_puur(contract)]:
+        return trumps
+    return _legal(hand, trick, contract)
+
+
+def _puur_exception_misapplied(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """R3.4 stretched: holding the Puur frees a player from following a trump lead
+    even beside other trumps (any card)."""
+    if _trump_led(trick, contract) and _puur(contract) in hand:
+        return list(hand)
+    return _legal(hand, trick, contract)
+
+
+def _puur_may_not_be_played(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """R3.4 misread, "need not" as "may not": the Puur may not be played to a trump
+    lead (the engine's answer without it, unless nothing else is left)."""
+    legal = _legal(hand, trick, contract)
+    if _trump_led(trick, contract):
+        return [x for x in legal if x != _puur(contract)] or legal
+    return legal
+
+
+def _trump_lead_need_not_be_followed(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """R3.1 forgotten for a trump lead: any card may be played to it."""
+    if _trump_led(trick, contract):
+        return list(hand)
+    return _legal(hand, trick, contract)
+
+
+def _trumping_needs_void(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """R3.2 forgotten: a player who can follow suit may not trump (the engine's
+    answer without its trumps, when the hand can follow a plain lead)."""
+    legal = _legal(hand, trick, contract)
+    if trick and not _trump_led(trick, contract) and any(x.suit is trick[0].suit for x in hand):
+        return [x for x in legal if x.suit is not contract.trump]
+    return legal
+
+
+def _must_trump_when_void(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """R3.5 changed to another game's rule: a player who cannot follow must trump
+    (the engine's answer reduced to its trumps, when the hand holds any)."""
+    legal = _legal(hand, trick, contract)
+    trump = contract.trump
+    if (
+        trick
+        and trump is not None
+        and not _trump_led(trick, contract)
+        and not any(x.suit is trick[0].suit for x in hand)
+        and any(x.suit is trump for x in hand)
+    ):
+        return [x for x in legal if x.suit is trump]
+    return legal
+
+
+def _must_beat_the_trick(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """R3.1-R3.5 with another game's rule added: a player must win the trick when a
+    legal card can (the engine's answer reduced to the cards that win it)."""
+    legal = _legal(hand, trick, contract)
+    if not trick:
+        return legal
+    played = tuple(trick)
+    beaters = [x for x in legal if trick_winner((*played, x), contract) == len(played)]
+    return beaters or legal
+
+
+def _any_card_allowed(hand: Cards, trick: Cards, contract: Contract) -> list[Card]:
+    """R3.1 forgotten: no need to follow suit, any card may be played."""
+    return list(hand)
+
+
+LEGAL_MISTAKES: tuple[tuple[str, LegalReading], ...] = (
+    ("under_trump_allowed", _under_trump_allowed),
+    ("plain_order_for_trumps", _plain_order_for_trumps),
+    ("puur_exception_forgotten", _puur_exception_forgotten),
+    ("puur_exception_misapplied", _puur_exception_misapplied),
+    ("puur_may_not_be_played", _puur_may_not_be_played),
+    ("only_trumps_exception_forgotten", _only_trumps_exception_forgotten),
     (
         "only_trumps_exception_forgotten_and_plain_order",
-        LegalModel(only_trumps_exception=False, plain_trump_order=True),
+        _only_trumps_exception_forgotten_and_plain_order,
     ),
-    ("trump_lead_need_not_be_followed", LegalModel(trump_lead_free=True)),
-    ("trumping_needs_void", LegalModel(trumping_needs_void=True)),
-    ("must_trump_when_void", LegalModel(must_trump_when_void=True)),
-    ("must_beat_the_trick", LegalModel(must_beat=True)),
-    ("any_card_allowed", LegalModel(follow_suit=False)),
+    ("trump_lead_need_not_be_followed", _trump_lead_need_not_be_followed),
+    ("trumping_needs_void", _trumping_needs_void),
+    ("must_trump_when_void", _must_trump_when_void),
+    ("must_beat_the_trick", _must_beat_the_trick),
+    ("any_card_allowed", _any_card_allowed),
 )
+"""The mistaken readings of R3.1-R3.5, by mistake name, in order of preference
+(the first reading that gives a set of cards names it)."""
+
+
+def mistaken_legal(
+    mistake: str, hand: CardsLike, trick: CardsLike, contract: ContractLike
+) -> list[Card]:
+    """The cards of ``hand`` that the mistake ``mistake`` (a name of
+    :data:`LEGAL_MISTAKES`) allows to be played to ``trick``, in hand order."""
+    reading = dict(LEGAL_MISTAKES)[mistake]
+    return reading(parse_cards(hand), parse_cards(trick), Contract.parse(contract))
 
 
 def _trump_contract(rng: random.Random) -> tuple[str, int, list[int]]:
     contract = rng.choice(TRUMP_CONTRACTS)
-    t = Contract.parse(contract).trump.index  # type: ignore[union-attr]
+    t = trump_index(contract)
     return contract, t, [s for s in range(4) if s != t]
 
 
@@ -297,19 +392,26 @@ _LEGAL_BUILDERS: list[
 ]
 
 
-def _solve_legal(inputs: Mapping[str, Any]) -> Solved:
+def _solve_legal(inputs: Inputs) -> Solved[CardsValue]:
     result = explain_legal_cards(inputs["hand"], inputs["trick"], inputs["contract"])
     return Solved({"cards": codes(result.legal)}, trace_dicts(result.verdicts))
 
 
 LEGAL_SIZE = 3
-# hands of at most five cards: in a larger hand the whole hand, offered by "any card
-# allowed", would be a list of six or more cards that is almost never right
+# hands of at most four cards: in a larger hand the whole hand, offered by "any card
+# allowed", would be a list of five or more cards that is almost never right
 LEGAL_HAND_MAX = 4
+# The three choices hold different numbers of cards. Which three numbers (of 1 to 4)
+# is drawn first, then which of them the answer holds, evenly: so a number of cards
+# is right a third of the times it is shown, whichever it is (a pupil who remembers
+# that lists of two cards were often right gains nothing), and so is the answer's
+# place among the three. Situations are drawn until one fits.
+LEGAL_SIZE_SETS = (((1, 2, 3), 1.0), ((1, 2, 4), 1.0), ((1, 3, 4), 1.0), ((2, 3, 4), 1.0))
+LEGAL_ATTEMPTS = 2000
 # a set inside or around both others is the clue of a pupil who picks the middle
 # one: kept now and then, more often for the Puur alone (every card, only the Puur,
 # all but the Puur: there are no other slips), by "the Puur alone"
-LATTICE_CLUE_KEPT = {False: 0.1, True: 0.4}
+LATTICE_CLUE_KEPT = {False: 0.0, True: 0.15}
 
 
 def _lattice_clue(sets: Sequence[frozenset[Card]]) -> bool:
@@ -319,16 +421,18 @@ def _lattice_clue(sets: Sequence[frozenset[Card]]) -> bool:
     return counts[0] > max(counts[1:])
 
 
+LegalSlips = list[tuple[list[Card], str]]
+
+
 def _legal_choices(
-    rng: random.Random, legal: list[Card], pool: list[tuple[list[Card], str]], rank: int
-) -> list[tuple[list[Card], str]] | None:
-    """Two wrong choices with the answer at ``rank`` by number of cards, not the set
-    inside or around both others unless no draw avoids it (then kept now and then)."""
+    rng: random.Random, legal: list[Card], options: Sequence[LegalSlips]
+) -> LegalSlips | None:
+    """A wrong choice from each of ``options`` (the mistakes' sets of one number of
+    cards each), not the set inside or around both others unless no draw avoids it
+    (then kept now and then)."""
     clue = None
     for _ in range(6):
-        picked = pick_around(rng, len(legal), pool, len, LEGAL_SIZE, rank)
-        if picked is None:
-            return None
+        picked = [rng.choice(option) for option in options]
         if not _lattice_clue([frozenset(legal)] + [frozenset(x) for x, _t in picked]):
             return picked
         clue = picked
@@ -336,26 +440,38 @@ def _legal_choices(
     return clue if rng.random() < LATTICE_CLUE_KEPT[puur] else None
 
 
-def _build_legal(rng: random.Random, rules: RuleSet) -> Draft:
-    # the answer's place among the three choices by number of cards is drawn first,
-    # evenly, and kept while situations are drawn until the mistakes' answers fit
-    rank = rng.randrange(LEGAL_SIZE)
-    for _attempt in range(300):
+def _legal_slips(hand: Cards, trick: Cards, contract: Contract, legal: list[Card]) -> LegalSlips:
+    """The mistakes' sets of cards other than the answer, each once (named after the
+    first reading that gives it)."""
+    seen = {frozenset(legal)}
+    slips: LegalSlips = []
+    for tag, reading in LEGAL_MISTAKES:
+        cards = reading(hand, trick, contract)
+        if cards and frozenset(cards) not in seen:
+            seen.add(frozenset(cards))
+            slips.append((cards, tag))
+    return slips
+
+
+def _build_legal(rng: random.Random, rules: RuleSet) -> Draft[CardsValue]:
+    sizes = weighted(rng, LEGAL_SIZE_SETS)
+    wanted = rng.choice(sizes)
+    for _attempt in range(LEGAL_ATTEMPTS):
         build = weighted(rng, _LEGAL_BUILDERS)
-        contract, trick, hand = build(rng)  # type: ignore[operator]
-        if len(hand) > LEGAL_HAND_MAX:
+        contract, trick, hand = build(rng)
+        if len(hand) > LEGAL_HAND_MAX or len(hand) < max(sizes):
             continue
         hand = sorted(hand)
-        c = Contract.parse(contract)
-        legal = list(legal_cards(hand, trick, c))
-        pool = []
-        for tag, model in LEGAL_MISTAKES:
-            cards = model_legal(hand, trick, c, model)
-            if cards and cards != legal:
-                pool.append((cards, tag))
-        picked = _legal_choices(rng, legal, pool, rank)
-        if picked is not None:
-            break
+        c = _CONTRACTS[contract]
+        legal = _legal(hand, trick, c)
+        if len(legal) != wanted:
+            continue
+        slips = _legal_slips(hand, trick, c, legal)
+        options = [[x for x in slips if len(x[0]) == n] for n in sizes if n != wanted]
+        if all(options):
+            picked = _legal_choices(rng, legal, options)
+            if picked is not None:
+                break
     else:
         raise Retry("no situation fits")
     leader = rng.randrange(4)
@@ -367,7 +483,9 @@ def _build_legal(rng: random.Random, rules: RuleSet) -> Draft:
         "leader": leader,
     }
     solved = _solve_legal(inputs)
-    distractors = [({"cards": codes(cards)}, tag) for cards, tag in picked]
+    distractors: list[tuple[CardsValue, str]] = [
+        ({"cards": codes(cards)}, tag) for cards, tag in picked
+    ]
     rules_tested = sorted({e["rule"] for e in solved.explanation})
     return Draft(
         inputs=inputs,
@@ -388,39 +506,67 @@ def _build_legal(rng: random.Random, rules: RuleSet) -> Draft:
 # winner
 
 
-def _model_winner(trick: Sequence[Card], contract: Contract, mistake: str) -> Card:
-    led = trick[0].suit
-    trump = contract.trump
-    if mistake == "plain_order_for_trumps":
-        key = lambda c: (  # noqa: E731
-            c.suit is trump,
-            c.suit is led or c.suit is trump,
-            _strength(c, contract, plain_trumps=True),
-        )
-    elif mistake == "trump_ignored":
-        key = lambda c: (c.suit is led, _strength(c, contract, plain_trumps=True))  # noqa: E731
-    elif mistake == "highest_rank_wins":
-        key = lambda c: _strength(c, contract, plain_trumps=True)  # noqa: E731
-    elif mistake == "obenabe_undenufe_swapped":
-        key = lambda c: (c.suit is led, _strength(c, contract, flip=True))  # noqa: E731
-    elif mistake == "first_trump_wins":
-        trumps = [c for c in trick if c.suit is trump]
-        return trumps[0] if trumps else trick[0]
-    else:  # pragma: no cover
-        raise ValueError(mistake)
-    # max() keeps the first of equals, like the first card played
-    return max(trick, key=key)
+WinnerReading = Callable[[Cards, Contract], Card | None]
+"""``(trick, contract) -> the card it makes the winner``; None where the mistake
+cannot be made (no trump to misrank in Obenabe and Undenufe ...)."""
 
 
-WINNER_MISTAKES = (
-    "plain_order_for_trumps",
-    "trump_ignored",
-    "highest_rank_wins",
-    "obenabe_undenufe_swapped",
-    "first_trump_wins",
+def _winner_plain_order_for_trumps(trick: Cards, contract: Contract) -> Card | None:
+    """R3.6 misread: the trumps ranked like a plain suit (A K Q J 10 9 ..., the Puur
+    and the Nell as a plain J and 9); trump contracts only."""
+    if contract.trump is None:
+        return None
+    trumps = [x for x in trick if x.suit is contract.trump]
+    if not trumps:
+        return trick[trick_winner(tuple(trick), contract)]
+    order = trick_order(contract, trump=False)
+    return min(trumps, key=lambda x: order.index(x.rank))
+
+
+def _winner_trump_ignored(trick: Cards, contract: Contract) -> Card | None:
+    """R3.6 without its trumps: the highest card of the led suit wins (the engine's
+    winner of the trick read as Obenabe, whose order is the plain one)."""
+    read_as = Contract.OBENABE if contract.trump is not None else contract
+    return trick[trick_winner(tuple(trick), read_as)]
+
+
+def _winner_highest_rank(trick: Cards, contract: Contract) -> Card | None:
+    """R3.6 with the suits ignored (R3.1's led suit forgotten): the highest rank of
+    the contract's plain order wins, the first played of equal ranks."""
+    order = trick_order(contract, trump=False)
+    return min(trick, key=lambda x: order.index(x.rank))
+
+
+def _winner_obenabe_undenufe_swapped(trick: Cards, contract: Contract) -> Card | None:
+    """R3.6's orders of Obenabe and Undenufe swapped (the engine's winner under the
+    other one); those contracts only."""
+    if contract.trump is not None:
+        return None
+    other = Contract.UNDENUFE if contract is Contract.OBENABE else Contract.OBENABE
+    return trick[trick_winner(tuple(trick), other)]
+
+
+def _winner_first_trump(trick: Cards, contract: Contract) -> Card | None:
+    """R3.6's trump order forgotten: the first trump played takes the trick (the lead
+    card when none is played); trump contracts only."""
+    if contract.trump is None:
+        return None
+    trumps = [x for x in trick if x.suit is contract.trump]
+    return trumps[0] if trumps else trick[0]
+
+
+WINNER_MISTAKES: tuple[tuple[str, WinnerReading], ...] = (
+    ("plain_order_for_trumps", _winner_plain_order_for_trumps),
+    ("trump_ignored", _winner_trump_ignored),
+    ("highest_rank_wins", _winner_highest_rank),
+    ("obenabe_undenufe_swapped", _winner_obenabe_undenufe_swapped),
+    ("first_trump_wins", _winner_first_trump),
 )
+"""The mistaken readings of R3.6, by mistake name, in order of preference (the
+first reading that makes a card the winner names it)."""
 # a card of the trick that no such reading makes the winner (a lower card of the led
-# suit, a lower trump, a card of another suit that is not the highest)
+# suit, a lower trump, a card of another suit that is not the highest) is
+# "card_cannot_win"
 
 
 def _winner_trump_lead(rng: random.Random) -> tuple[str, list[Card]]:
@@ -465,17 +611,20 @@ def _winner_no_trump(rng: random.Random) -> tuple[str, list[Card]]:
     return contract, first + rng.sample(follow + off, 3)
 
 
-_WINNER_BUILDERS = [(_winner_trump_lead, 1.0), (_winner_ruffed, 1.3), (_winner_no_trump, 1.2)]
+_WINNER_BUILDERS: list[tuple[Callable[[random.Random], tuple[str, list[Card]]], float]] = [
+    (_winner_trump_lead, 1.0),
+    (_winner_ruffed, 1.3),
+    (_winner_no_trump, 1.2),
+]
 
 
-def _solve_winner(inputs: Mapping[str, Any]) -> Solved:
+def _solve_winner(inputs: Inputs) -> Solved[CardValue]:
     result = explain_trick_winner(inputs["trick"], inputs["contract"])
     return Solved({"card": result.card.code}, trace_dicts(result.trace))
 
 
 _UNDERS_AND_NINES = [x for x in DECK if x.rank.index in (J, NINE)]
 _OTHER_CARDS = [x for x in DECK if x.rank.index not in (J, NINE)]
-_CONTRACTS = {code: Contract.parse(code) for code in ALL_CONTRACTS}
 
 
 def _winner_random(rng: random.Random, specials: int) -> tuple[list[str], list[Card]]:
@@ -496,15 +645,15 @@ def _winner_random(rng: random.Random, specials: int) -> tuple[list[str], list[C
 WINNER_SPECIALS = ((0, 0.35), (1, 0.4), (2, 0.2), (3, 0.05))  # Unders and 9s in a trick
 
 
-def _build_winner(rng: random.Random, rules: RuleSet) -> Draft:
+def _build_winner(rng: random.Random, rules: RuleSet) -> Draft[CardValue]:
     place = rng.randrange(4)
-    specials = int(weighted(rng, WINNER_SPECIALS))  # type: ignore[call-overload]
+    specials = weighted(rng, WINNER_SPECIALS)
     special = rng.random() < specials / 4
     found = None
     for _attempt in range(2000):
         if rng.random() < 0.5:
             build = weighted(rng, _WINNER_BUILDERS)
-            contract, trick = build(rng)  # type: ignore[operator]
+            contract, trick = build(rng)
             if sum(1 for x in trick if x.rank.index in (J, NINE)) != specials:
                 continue
             contracts = [contract]
@@ -535,16 +684,12 @@ def _build_winner(rng: random.Random, rules: RuleSet) -> Draft:
         "leader": leader,
     }
     solved = _solve_winner(inputs)
-    mistakes = [
-        m
-        for m in WINNER_MISTAKES
-        if (m != "obenabe_undenufe_swapped" or c.trump is None)
-        and (m not in ("first_trump_wins", "plain_order_for_trumps") or c.trump is not None)
-    ]
     tag_of: dict[Card, str] = {}
-    for m in mistakes:
-        tag_of.setdefault(_model_winner(trick, c, m), m)
-    distractors = [
+    for tag, reading in WINNER_MISTAKES:
+        made = reading(trick, c)
+        if made is not None:
+            tag_of.setdefault(made, tag)
+    distractors: list[tuple[CardValue, str]] = [
         ({"card": x.code}, tag_of.get(x, "card_cannot_win")) for x in trick if x != winner
     ]
     return Draft(
@@ -565,13 +710,6 @@ def _build_winner(rng: random.Random, rules: RuleSet) -> Draft:
 # ---------------------------------------------------------------------------
 # points
 
-# card points by rank index 6 7 8 9 10 J Q K A (R4.1-R4.3), for the mistaken models
-PLAIN = (0, 0, 0, 0, 10, 2, 3, 4, 11)
-TRUMP = (0, 0, 0, 14, 10, 20, 3, 4, 11)
-OBENABE = (0, 0, 8, 0, 10, 2, 3, 4, 11)
-UNDENUFE = (11, 0, 8, 0, 10, 2, 3, 4, 0)
-
-
 POINTS_MISTAKES = (
     "last_trick_bonus_forgotten",
     "last_trick_bonus_added",
@@ -583,23 +721,36 @@ POINTS_MISTAKES = (
 )
 
 
-def _table_points(trick: Sequence[Card], contract: Contract, mistake: str | None) -> int:
-    total = 0
-    for c in trick:
-        r = c.rank.index
-        if contract.trump is None:
-            table = OBENABE if contract is Contract.OBENABE else UNDENUFE
-            if mistake == "obenabe_undenufe_values_swapped":
-                table = UNDENUFE if table is OBENABE else OBENABE
-            value = table[r]
-            if mistake == "eights_not_counted" and r == EIGHT:
-                value = 0
-        elif c.suit is contract.trump:
-            value = PLAIN[r] if mistake == "trump_values_as_plain" else TRUMP[r]
-        else:
-            value = TRUMP[r] if mistake == "plain_values_as_trump" else PLAIN[r]
-        total += value
-    return total
+def _as_trump(card: Card) -> int:
+    """R4.1 read for ``card`` as if its suit were trump (an Under worth the Puur's
+    points, a 9 the Nell's)."""
+    return card_points(card, Contract.for_suit(card.suit))
+
+
+def _as_plain(card: Card, contract: Contract) -> int:
+    """R4.1 read for ``card`` as if its suit were not trump (the Puur and the Nell
+    worth a plain J's and 9's points)."""
+    return card_points_of_rank(card.rank, contract, trump=False)
+
+
+def _values_swapped(trick: Cards, contract: Contract) -> int:
+    """R4.2 and R4.3 swapped: the card points of the trick under the other one of
+    Obenabe and Undenufe (the engine's points there)."""
+    other = Contract.UNDENUFE if contract is Contract.OBENABE else Contract.OBENABE
+    return sum(card_points(x, other) for x in trick)
+
+
+def _eights_not_counted(trick: Cards, contract: Contract) -> int:
+    """R4.2 and R4.3 without the 8's points (an 8 counted as nothing, as in a trump
+    contract)."""
+    return sum(card_points(x, contract) for x in trick if x.rank is not Rank.EIGHT)
+
+
+NO_TRUMP_POINTS_MISTAKES: tuple[tuple[str, Callable[[Cards, Contract], int]], ...] = (
+    ("obenabe_undenufe_values_swapped", _values_swapped),
+    ("eights_not_counted", _eights_not_counted),
+)
+"""The card points of a trick in Obenabe or Undenufe read with one rule changed."""
 
 
 def _points_trick(rng: random.Random, contract: str, wanted_points: int) -> list[Card]:
@@ -641,7 +792,7 @@ def _points_trick(rng: random.Random, contract: str, wanted_points: int) -> list
 MAX_SHOWN_POINTS = {False: 50, True: 40}
 
 
-def trick_points(trick: Sequence[Any], contract: Any, index: int, rules: RuleSet) -> int:
+def trick_points(trick: CardsLike, contract: ContractLike, index: int, rules: RuleSet) -> int:
     """The written points of one trick: card points, +5 on the last (R4.4), times the
     factor (R4.5); the match bonus is not part of a single trick's question."""
     base = sum(card_points(c, contract) for c in parse_cards(trick))
@@ -649,7 +800,7 @@ def trick_points(trick: Sequence[Any], contract: Any, index: int, rules: RuleSet
     return (base + bonus) * rules.factor(contract)
 
 
-def _solve_points(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
+def _solve_points(inputs: Inputs, rules: RuleSet) -> Solved[PointsValue]:
     trick, contract, index = inputs["trick"], inputs["contract"], inputs["index"]
     points = trick_points(trick, contract, index, rules)
     entries = [explain_card_points(c, contract).to_dict() for c in trick]
@@ -696,7 +847,8 @@ FACTOR_SHOWN = 0.05
 def _looks_paired(value: int, answer: int, factor: int) -> bool:
     """Would ``value`` look like the answer with the last trick's 5 or a factor
     (a coincidence for the other mistakes, but a pupil would take it for a clue)?"""
-    if abs(value - answer) in (5, 10, 15):
+    # the 5 of the last trick under no factor, 2 or 3
+    if abs(value - answer) in (LAST_TRICK_BONUS, 2 * LAST_TRICK_BONUS, 3 * LAST_TRICK_BONUS):
         return True
     lo, hi = sorted((value, answer))
     return lo > 0 and hi in (2 * lo, 3 * lo)
@@ -717,14 +869,14 @@ def _points_pool(
     trumps = [x for x in specials if x.suit is c.trump]
     plains = [x for x in specials if x.suit is not c.trump]
     for cards in _subsets(trumps):
-        lost = sum(TRUMP[x.rank.index] - PLAIN[x.rank.index] for x in cards)
+        lost = sum(card_points(x, c) - _as_plain(x, c) for x in cards)
         pool.append((answer - lost * factor, "trump_values_as_plain"))
     for cards in _subsets(plains):
-        gained = sum(TRUMP[x.rank.index] - PLAIN[x.rank.index] for x in cards)
+        gained = sum(_as_trump(x) - card_points(x, c) for x in cards)
         pool.append((answer + gained * factor, "plain_values_as_trump"))
     if c.trump is None:
-        for mistake in ("obenabe_undenufe_values_swapped", "eights_not_counted"):
-            pool.append(((_table_points(trick, c, mistake) + bonus) * factor, mistake))
+        for mistake, read in NO_TRUMP_POINTS_MISTAKES:
+            pool.append(((read(trick, c) + bonus) * factor, mistake))
     return pool
 
 
@@ -757,7 +909,9 @@ def _trump_points(
     base = sum(card_points(x, c) for x in rest) + (LAST_TRICK_BONUS if index == 8 else 0)
 
     def points(ts: tuple[int, ...]) -> int:
-        return (base + (20 if J in ts else 2) + (14 if NINE in ts else 0)) * factor
+        under = card_points_of_rank(Rank.UNDER, c, trump=J in ts)
+        nine = card_points_of_rank(Rank.NINE, c, trump=NINE in ts)
+        return (base + under + nine) * factor
 
     answer = points(trumps)
     picked = [
@@ -779,50 +933,89 @@ POINTS_SIZES = ((3, 1), (4, 1))  # (choices, weight), in Obenabe and Undenufe
 # Undenufe: evenly, so that the right answers spread as widely as the wrong ones
 # (trump contracts are dealt as a chain, see _trump_points).
 POINTS_WANTED = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
+# With a factor the written points are what a pupil sees and remembers: a trick whose
+# answer falls in a band of ten written points (0-9, 10-19 ...) is kept with these
+# odds, by factor, so that each band is right as often as the choices in it are shown
+# (the wrong choices lie around the answer, unevenly; tuned with
+# tests/quizzes/choice_leakage.py). Without an entry every trick is kept.
+POINTS_BAND_KEPT: dict[int, tuple[float, ...]] = {
+    3: (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0),
+}
 
 
-def _build_points(rng: random.Random, rules: RuleSet) -> Draft:
+PointsDeal = tuple[list[Card], int, list[tuple[int, str]]]
+"""A points question's trick, answer and wrong choices (points, mistake)."""
+
+
+def _no_trump_points(
+    rng: random.Random,
+    c: Contract,
+    index: int,
+    factor: int,
+    size: int,
+    rank: int,
+    shown: tuple[bool, bool],
+) -> PointsDeal | None:
+    """A trick in Obenabe or Undenufe whose mistakes' answers put the answer at
+    ``rank`` among ``size`` choices; None when the drawn trick does not fit.
+    ``shown``: whether the last trick's 5 and the factor are among the mistakes."""
+    show_bonus, show_factor = shown
+    bonus = LAST_TRICK_BONUS if index == 8 else 0
+    low = weighted(rng, list(enumerate(POINTS_WANTED)))
+    trick = _points_trick(rng, c.code, 5 * low + rng.randrange(5))
+    base = sum(card_points(x, c) for x in trick)
+    answer = (base + bonus) * factor
+    kept = POINTS_BAND_KEPT.get(factor)
+    if kept is not None and rng.random() >= kept[min(answer // 10, len(kept) - 1)]:
+        return None
+    top = MAX_SHOWN_POINTS[c.trump is None] * factor
+    if answer > top:
+        return None
+    must: list[tuple[int, str]] = []
+    if show_bonus and index == 8 and rank > 0:
+        must.append((answer - LAST_TRICK_BONUS * factor, "last_trick_bonus_forgotten"))
+    elif show_bonus and index != 8 and rank < size - 1:
+        must.append((answer + LAST_TRICK_BONUS * factor, "last_trick_bonus_added"))
+    if show_factor and factor > 1 and rank > len(must) and answer > 0:
+        must.append((answer // factor, "factor_forgotten"))
+    pool = [
+        (v, tag)
+        for v, tag in _points_pool(trick, c, index, factor, answer)
+        if 0 <= v <= top and not _looks_paired(v, answer, factor)
+    ]
+    picked = pick_around(rng, answer, pool, _identity, size, rank, must, avoid_midpoint=True)
+    return None if picked is None else (trick, answer, picked)
+
+
+def _identity(value: int) -> int:
+    return value
+
+
+def _build_points(rng: random.Random, rules: RuleSet) -> Draft[PointsValue]:
     # Drawn first and kept while tricks are drawn until one fits: how many choices,
     # where the answer stands among them sorted, whether it is the last trick,
     # whether the 5 of the last trick or the factor are among the mistakes, and the
     # contract.
-    size = int(weighted(rng, POINTS_SIZES))  # type: ignore[call-overload]
+    size = weighted(rng, POINTS_SIZES)
     rank = rng.randrange(size)
     index = 8 if rng.random() < LAST_TRICK_SHARE else rng.randrange(8)
     contract = rng.choice(ALL_CONTRACTS)
     c = Contract.parse(contract)
     show_bonus = rng.random() < BONUS_SHOWN[(c.trump is None, index == 8)]
     show_factor = rng.random() < FACTOR_SHOWN
-    wanted = POINTS_WANTED
     factor = rules.factor(contract)
+    found: PointsDeal | None = None
     for _attempt in range(200):
         if c.trump is not None:
-            trick, answer, picked = _trump_points(rng, c, index, factor, show_bonus, show_factor)
+            found = _trump_points(rng, c, index, factor, show_bonus, show_factor)
+        else:
+            shown = (show_bonus, show_factor)
+            found = _no_trump_points(rng, c, index, factor, size, rank, shown)
+        if found is not None:
             break
-        low = int(weighted(rng, list(enumerate(wanted))))  # type: ignore[call-overload]
-        trick = _points_trick(rng, contract, 5 * low + rng.randrange(5))
-        base = sum(card_points(x, c) for x in trick)
-        answer = (base + (LAST_TRICK_BONUS if index == 8 else 0)) * factor
-        top = MAX_SHOWN_POINTS[c.trump is None] * factor
-        if answer > top:
-            continue
-        must: list[tuple[int, str]] = []
-        if show_bonus and index == 8 and rank > 0:
-            must.append((answer - LAST_TRICK_BONUS * factor, "last_trick_bonus_forgotten"))
-        elif show_bonus and index != 8 and rank < size - 1:
-            must.append((answer + LAST_TRICK_BONUS * factor, "last_trick_bonus_added"))
-        if show_factor and factor > 1 and rank > len(must) and answer > 0:
-            must.append((answer // factor, "factor_forgotten"))
-        pool = [
-            (v, tag)
-            for v, tag in _points_pool(trick, c, index, factor, answer)
-            if 0 <= v <= top and not _looks_paired(v, answer, factor)
-        ]
-        picked = pick_around(rng, answer, pool, lambda v: v, size, rank, must, avoid_midpoint=True)
-        if picked is not None:
-            break
-    else:
+    if found is None:
         raise Retry("no trick with mistakes on both sides")
+    trick, answer, picked = found
     leader = rng.randrange(4)
     inputs = {
         "sub": "points",
@@ -833,7 +1026,7 @@ def _build_points(rng: random.Random, rules: RuleSet) -> Draft:
     }
     solved = _solve_points(inputs, rules)
     assert solved.value["points"] == answer
-    distractors = [({"points": v}, tag) for v, tag in picked]
+    distractors: list[tuple[PointsValue, str]] = [({"points": v}, tag) for v, tag in picked]
     rules_tested = sorted({e["rule"] for e in solved.explanation[:-1]})
     if index == 8:
         rules_tested.append("R4.4")
@@ -859,7 +1052,10 @@ def _build_points(rng: random.Random, rules: RuleSet) -> Draft:
 # ---------------------------------------------------------------------------
 
 
-def solve_trick(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
+TrickValue: TypeAlias = CardsValue | CardValue | PointsValue
+
+
+def solve_trick(inputs: Inputs, rules: RuleSet) -> Solved[TrickValue]:
     sub = inputs["sub"]
     if sub == "legal":
         return _solve_legal(inputs)
@@ -870,7 +1066,7 @@ def solve_trick(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
     raise ValueError(f"unknown trick question sub-type {sub!r}")
 
 
-def build_trick(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
+def build_trick(rng: random.Random, seed: int, rules: RuleSet) -> Draft[TrickValue]:
     sub = SUBS[seed % len(SUBS)]
     if sub == "legal":
         return _build_legal(rng, rules)
@@ -887,10 +1083,11 @@ TRICK = Kind(
     solve_trick,
     tuple(
         dict.fromkeys(
-            [tag for tag, _model in LEGAL_MISTAKES]
-            + list(WINNER_MISTAKES + ("card_cannot_win",) + POINTS_MISTAKES)
+            [tag for tag, _reading in LEGAL_MISTAKES]
+            + [tag for tag, _reading in WINNER_MISTAKES]
+            + ["card_cannot_win", *POINTS_MISTAKES]
         )
     ),
 )
 
-__all__ = ["TRICK", "LegalModel", "model_legal", "trick_points"]
+__all__ = ["LEGAL_MISTAKES", "TRICK", "WINNER_MISTAKES", "mistaken_legal", "trick_points"]

@@ -7,15 +7,17 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TypeAlias
 
 from rules_core import (
     Card,
     Contract,
     Meld,
     MeldKind,
+    Rank,
     RuleSet,
     Step,
+    WeisResult,
     card_points,
     compare_melds,
     explain_best_meld,
@@ -24,7 +26,19 @@ from rules_core import (
     resolve_weis,
 )
 
-from .base import Draft, Kind, Retry, Solved, pick_around, ranks_within_reach, trace_dicts
+from .base import (
+    Draft,
+    Inputs,
+    Kind,
+    PointsValue,
+    Retry,
+    Solved,
+    StepValue,
+    TeamPointsValue,
+    pick_around,
+    ranks_within_reach,
+    trace_dicts,
+)
 from .deal import (
     ALL_CONTRACTS,
     LOW_QUAD_RANKS,
@@ -46,11 +60,19 @@ from .deal import (
     weighted,
 )
 
-HIGH_QUAD_RANKS = (3, 4, 5, 6, 7, 8)  # 9 10 J Q K A
-# four of a kind in weis_value questions: four 9s (150) and four Unders (200) as
-# often as the four of a kind worth 100 together, so that 100 is not the usual answer
-WEIGHTED_QUAD_RANKS = (3, 3, 3, 4, 5, 5, 5, 6, 7, 8)
-HUNDRED_QUAD_RANKS = (4, 6, 7, 8)  # 10 Q K A: four of a kind worth 100
+# Four of a kind (R5.2), by rank index: the ranks that score under every rule set
+# (9 10 J Q K A), and among them those worth the least (10 Q K A; 9s and Unders
+# are worth more).
+HIGH_QUAD_RANKS = tuple(r for r in range(9) if r not in LOW_QUAD_RANKS)
+COMMON_QUAD_VALUE = min(QUAD_VALUE)
+HUNDRED_QUAD_RANKS = tuple(r for r in HIGH_QUAD_RANKS if QUAD_VALUE[r] == COMMON_QUAD_VALUE)
+# four of a kind in weis_value questions: four 9s and four Unders three times as
+# often as each of the others, so that the common value is not the usual answer
+WEIGHTED_QUAD_RANKS = tuple(
+    r for r in HIGH_QUAD_RANKS for _ in range(1 if r in HUNDRED_QUAD_RANKS else 3)
+)
+# values of melds, by what makes them (R5.1): the planned deals name them so
+RUN3, RUN4, RUN5, RUN6, RUN7 = (SEQ_VALUE[n] for n in (3, 4, 5, 6, 7))
 
 
 def _preset(rules: RuleSet) -> str | None:
@@ -98,12 +120,10 @@ def _random_run(
 
 
 def _meld_for_value(rng: random.Random, value: int, used: int, rules: RuleSet) -> list[Card]:
-    """A random meld worth ``value`` (a run, or for 100/150/200 sometimes four of a kind)."""
-    quad_ranks = {
-        100: HUNDRED_QUAD_RANKS + (LOW_QUAD_RANKS if rules.low_quads_score else ()),
-        150: (RANK_9,),
-        200: (RANK_J,),
-    }.get(value, ())
+    """A random meld worth ``value`` (a run, or where four of a kind is worth as much,
+    sometimes four of a kind)."""
+    ranks = HIGH_QUAD_RANKS + (LOW_QUAD_RANKS if rules.low_quads_score else ())
+    quad_ranks = [r for r in ranks if QUAD_VALUE[r] == value]
     lengths = [n for n, v in SEQ_VALUE.items() if v == value]
     free_quads = [r for r in quad_ranks if not mask_of(quad(r)) & used]
     if free_quads and (not lengths or rng.random() < 0.4):
@@ -117,7 +137,7 @@ def _meld_for_value(rng: random.Random, value: int, used: int, rules: RuleSet) -
 # weis_value
 
 
-def solve_weis_value(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
+def solve_weis_value(inputs: Inputs, rules: RuleSet) -> Solved[PointsValue]:
     choice = explain_best_meld(inputs["hand"], inputs["contract"], rules)
     points = 0 if choice.best is None else choice.best.points
     explanation = trace_dicts(choice.trace)
@@ -143,15 +163,20 @@ WEIS_VALUE_CATEGORIES = (
 )
 
 
-def _wv_single(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
+WVCore: TypeAlias = tuple[list[Card], list[list[Card]], list[tuple[int, str]]]
+"""A weis_value hand's planned cards, its planned melds, and its near misses (the
+value each would be announced at if read as a meld, the slip)."""
+
+
+def _wv_single(rng: random.Random) -> WVCore:
     length = weighted(rng, [(3, 4), (4, 3.5), (5, 1.2), (6, 1.2), (7, 0.6), (8, 0.3), (9, 0.2)])
-    cards = _random_run(rng, int(length), 0)  # type: ignore[arg-type]
+    cards = _random_run(rng, length, 0)
     return cards, [cards], []
 
 
-def _wv_several(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
-    # the melds add up to a value a meld can have (100, 150 ...), so that the sum
-    # looks like an announcement (a sum of 60 or 120 would be wrong at a glance)
+def _wv_several(rng: random.Random) -> WVCore:
+    # the melds add up to a value a meld can have (a run of five or six cards), so
+    # that the sum looks like an announcement (a sum no meld has is wrong at a glance)
     pattern = rng.choice(("two_runs", "two_runs", "two_runs", "run_and_quad"))
     melds: list[list[Card]] = []
     used = 0
@@ -168,7 +193,7 @@ def _wv_several(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]
     return [c for m in melds for c in m], melds, []
 
 
-def _wv_kreuzweis(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
+def _wv_kreuzweis(rng: random.Random) -> WVCore:
     r = rng.choice(WEIGHTED_QUAD_RANKS)
     value = QUAD_VALUE[r]
     length = rng.choice([n for n in (4, 5, 6) if SEQ_VALUE[n] != value])
@@ -181,7 +206,7 @@ def _wv_kreuzweis(rng: random.Random) -> tuple[list[Card], list[list[Card]], lis
     return core, [seq, four], []
 
 
-def _wv_four(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
+def _wv_four(rng: random.Random) -> WVCore:
     r = rng.choice(WEIGHTED_QUAD_RANKS)
     melds = [quad(r)]
     if rng.random() < 0.5:
@@ -189,7 +214,7 @@ def _wv_four(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
     return [c for m in melds for c in m], melds, []
 
 
-def _wv_low(rng: random.Random, alone: bool = False) -> tuple[list[Card], list[list[Card]], list]:
+def _wv_low(rng: random.Random, alone: bool = False) -> WVCore:
     r = rng.choice(LOW_QUAD_RANKS)
     melds = [quad(r)]
     if not alone:
@@ -197,7 +222,7 @@ def _wv_low(rng: random.Random, alone: bool = False) -> tuple[list[Card], list[l
     return [c for m in melds for c in m], melds, []
 
 
-def _wv_none(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
+def _wv_none(rng: random.Random) -> WVCore:
     s = rng.randrange(4)
     near: list[tuple[int, str]] = []
     if rng.random() < 0.5:
@@ -207,11 +232,11 @@ def _wv_none(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
         ranks = [a, a + 1, a + 2, a + 3]
         del ranks[gap]
         cards = [card(s, k) for k in ranks]
-        near.append((20, "gap_in_sequence"))
+        near.append((SEQ_VALUE[3], "gap_in_sequence"))
     else:
         # W-EN's slip leaves the Under out of the order: 10, Ober, King look like a run
         cards = [card(s, 4), card(s, 6), card(s, 7)]
-        near.append((20, "under_left_out_of_order"))
+        near.append((SEQ_VALUE[3], "under_left_out_of_order"))
     r = rng.choice([k for k in HIGH_QUAD_RANKS if not any(c.rank.index == k for c in cards)])
     suits = [t for t in range(4) if t != s]
     rng.shuffle(suits)
@@ -227,7 +252,7 @@ def _wv_none(rng: random.Random) -> tuple[list[Card], list[list[Card]], list]:
     return cards + three, [], near
 
 
-_WV_BUILDERS: dict[str, Callable[[random.Random], tuple[list[Card], list[list[Card]], list]]] = {
+_WV_BUILDERS: dict[str, Callable[[random.Random], WVCore]] = {
     "single_sequence": _wv_single,
     "several_melds": _wv_several,
     "kreuzweis": _wv_kreuzweis,
@@ -276,7 +301,8 @@ def _near_miss(rng: random.Random, used: int, kind: str) -> tuple[list[Card], in
     10, Ober, king read as a sequence (W-EN's slip). None when nothing fits."""
     for _ in range(20):
         if kind == "three":
-            # three 9s or Unders: read as four of a kind (150, 200) they top most melds
+            # three 9s or Unders: read as four of a kind (the Nell's and the Puur's,
+            # the highest) they top most melds
             r = rng.choice((RANK_9, RANK_J))
             free = [s for s in range(4) if not card(s, r).bit & used]
             if len(free) < 3:
@@ -309,9 +335,13 @@ def _near_miss(rng: random.Random, used: int, kind: str) -> tuple[list[Card], in
 # answer of a slip: a meld overlooked (less), a look-alike read as a meld (more).
 CHAIN_CATEGORIES = ("single_sequence", "several_melds", "four_of_a_kind", "no_meld")
 CHAIN_PAIRS = (("run3", "quad", 3), ("run4", "quad", 2), ("run3", "run", 2), ("quad", "quad", 1))
+FeatureSpec: TypeAlias = tuple[str, int, bool]
+"""``("quad", rank, False)`` or ``("run", length, 10-Ober-king look-alike)``."""
+Feature: TypeAlias = tuple[list[Card], list[Card], int, str]
+"""A chain feature's real cards, its look-alike's cards, the value, the look-alike's slip."""
 
 
-def _chain_spec(rng: random.Random, kind: str, above: int = 0) -> tuple[str, int, bool]:
+def _chain_spec(rng: random.Random, kind: str, above: int = 0) -> FeatureSpec:
     """What a feature of ``kind`` is (worth more than ``above``): ``("quad", rank, _)``
     or ``("run", length, 10-Ober-king look-alike)``."""
     if kind == "quad":
@@ -326,9 +356,7 @@ def _chain_spec(rng: random.Random, kind: str, above: int = 0) -> tuple[str, int
     return "run", n, n == 3 and rng.random() < 0.4
 
 
-def _chain_feature(
-    rng: random.Random, spec: tuple[str, int, bool], other: tuple[str, int, bool] | None
-) -> tuple:
+def _chain_feature(rng: random.Random, spec: FeatureSpec, other: FeatureSpec | None) -> Feature:
     """Cards for a feature ``spec`` that can never touch the ``other`` feature's
     (another suit, no rank next to its four of a kind): (real cards, look-alike cards,
     value, the look-alike's slip). :class:`NoChain` when there are none."""
@@ -336,7 +364,7 @@ def _chain_feature(
     if what == "quad":
         real = quad(size)
         return real, rng.sample(real, 3), QUAD_VALUE[size], "three_of_a_kind_counted"
-    near = set()
+    near: set[int] = set()
     if other is not None and other[0] == "quad":
         near = {other[1] - 1, other[1], other[1] + 1}
     # the look-alike: the same number of cards in pairs with a gap between them
@@ -366,7 +394,7 @@ def _weis_value_chain(
     # what the two features are (so the three values) and how many of them are real
     # are drawn first and kept while hands are dealt: the values shown must not
     # depend on which of them is right
-    low_kind, high_kind = weighted(rng, [((lo, hi), w) for lo, hi, w in CHAIN_PAIRS])  # type: ignore[misc]
+    low_kind, high_kind = weighted(rng, [((lo, hi), w) for lo, hi, w in CHAIN_PAIRS])
     for _ in range(20):
         try:
             low = _chain_spec(rng, low_kind)
@@ -400,13 +428,13 @@ def _weis_value_chain(
     return hand, rng.choice(ALL_CONTRACTS), values[real_count], picked
 
 
-def _spec_value(spec: tuple[str, int, bool]) -> int:
+def _spec_value(spec: FeatureSpec) -> int:
     return QUAD_VALUE[spec[1]] if spec[0] == "quad" else SEQ_VALUE[spec[1]]
 
 
 def _chain_hand(
-    rng: random.Random, low: tuple, high: tuple, real_count: int
-) -> tuple[list[Card], list[tuple]]:
+    rng: random.Random, low: FeatureSpec, high: FeatureSpec, real_count: int
+) -> tuple[list[Card], list[Feature]]:
     a = _chain_feature(rng, low, high)
     for _ in range(40):
         b = _chain_feature(rng, high, low)
@@ -430,7 +458,7 @@ def _chain_hand(
     return hand, [a, b]
 
 
-def build_weis_value(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
+def build_weis_value(rng: random.Random, seed: int, rules: RuleSet) -> Draft[PointsValue]:
     category = WEIS_VALUE_CATEGORIES[seed % len(WEIS_VALUE_CATEGORIES)]
     if category in CHAIN_CATEGORIES:
         hand, contract, answer, picked = _weis_value_chain(rng, rules)
@@ -449,10 +477,14 @@ def build_weis_value(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
         inputs=inputs,
         prompt={"preset": _preset(rules)},
         answer=solved.value,
-        distractors=[({"points": value}, tag) for value, tag in picked],
+        distractors=[_points(value, tag) for value, tag in picked],
         explanation=solved.explanation,
         rules_tested=rules_tested,
     )
+
+
+def _points(value: int, tag: str) -> tuple[PointsValue, str]:
+    return {"points": value}, tag
 
 
 def _weis_value_ranked(
@@ -479,7 +511,7 @@ def _weis_value_ranked(
     if not reach:
         raise Retry("too few mistakes")
     weights = WV_RANK_WEIGHTS[rules.low_quads_score]
-    rank = int(weighted(rng, [(r, weights[r]) for r in reach]))  # type: ignore[call-overload]
+    rank = weighted(rng, [(r, weights[r]) for r in reach])
     if answer > 0 and rank > 0:
         zero_shown = min(1.0, zero_share * WV_ZERO_SHOWN)
         if rng.random() < zero_shown or not ranks_within_reach(
@@ -574,7 +606,7 @@ def _weis_melds_pool(
         else:
             pool.append((_max_points(all_melds), "low_quads_counted"))
             if best is None:
-                pool.append((50, "four_cards_read_as_sequence"))
+                pool.append((SEQ_VALUE[4], "four_cards_read_as_sequence"))
     if len(melds) >= 2:
         pool.append((sum(m.points for m in melds), "sum_of_melds"))
     return pool
@@ -588,10 +620,11 @@ def _weis_best_pool(rng: random.Random, best: Meld, *, runs: bool) -> list[tuple
     if best.kind is MeldKind.FOUR_OF_A_KIND:
         r = best.cards[0].rank.index
         if r in (RANK_J, RANK_9):
-            pool.append((150 if r == RANK_J else 200, "puur_and_nell_fours_swapped"))
-            pool.append((100, "every_four_of_a_kind_is_100"))
+            swapped = RANK_9 if r == RANK_J else RANK_J
+            pool.append((QUAD_VALUE[swapped], "puur_and_nell_fours_swapped"))
+            pool.append((COMMON_QUAD_VALUE, "every_four_of_a_kind_is_100"))
         if rng.random() < FOUR_AS_SEQUENCE_SHOWN:
-            pool.append((50, "four_cards_read_as_sequence"))
+            pool.append((SEQ_VALUE[4], "four_cards_read_as_sequence"))
         return pool
     n = len(best.cards)
     if runs and n < 9:
@@ -628,7 +661,7 @@ WEIS_VALUE = Kind(
 # who_writes
 
 
-def solve_who_writes(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
+def solve_who_writes(inputs: Inputs, rules: RuleSet) -> Solved[TeamPointsValue]:
     result = resolve_weis(inputs["hands"], inputs["contract"], rules)
     return Solved({"team": result.team, "points": result.scored}, trace_dicts(result.trace))
 
@@ -661,18 +694,22 @@ class _Plan:
     def add_value(self, rng: random.Random, seat: int, value: int, rules: RuleSet) -> None:
         self.add(seat, _meld_for_value(rng, value, self.used, rules))
 
-    def add_run(self, rng: random.Random, seat: int, length: int, **kw: Any) -> list[Card]:
-        cards = _random_run(rng, length, self.used, **kw)
+    def add_run(self, rng: random.Random, seat: int, length: int) -> list[Card]:
+        cards = _random_run(rng, length, self.used)
         self.add(seat, cards)
         return cards
 
-    def add_near_miss(self, rng: random.Random, seat: int, kind: str) -> int:
+    def add_near_miss(
+        self, rng: random.Random, seat: int, kind: str, value: int | None = None
+    ) -> int:
         """Cards in ``seat`` that are no meld but look like one: three of a kind
-        (``three``, read as four of a kind) or three cards of a suit with a gap
-        (``gap``, read as a sequence of three). Returns what the slip would add."""
+        (``three``, read as four of a kind; of a rank whose four are worth ``value``
+        when given) or three cards of a suit with a gap (``gap``, read as a sequence
+        of three). Returns what the slip would add."""
+        ranks = [r for r in HIGH_QUAD_RANKS if value is None or QUAD_VALUE[r] == value]
         for _ in range(30):
             if kind == "three":
-                r = rng.choice(HIGH_QUAD_RANKS)
+                r = rng.choice(ranks)
                 free = [s for s in range(4) if not card(s, r).bit & self.used]
                 if len(free) < 3:
                     continue
@@ -713,12 +750,12 @@ class _Plan:
 def _ww_small_melds_lose(rng: random.Random, rules: RuleSet, plan: _Plan, w: int) -> str:
     winner_value, loser_values = rng.choice(
         (
-            (50, (20, 20, 20)),
-            (50, (20, 20, 20)),
-            (50, (20, 20, 20, 20)),
-            (100, (50, 50, 20)),
-            (100, (50, 20, 20, 20)),
-            (150, (100, 50, 20)),
+            (RUN4, (RUN3, RUN3, RUN3)),
+            (RUN4, (RUN3, RUN3, RUN3)),
+            (RUN4, (RUN3, RUN3, RUN3, RUN3)),
+            (RUN5, (RUN4, RUN4, RUN3)),
+            (RUN5, (RUN4, RUN3, RUN3, RUN3)),
+            (RUN6, (RUN5, RUN4, RUN3)),
         )
     )
     plan.add_value(rng, w + 2 * rng.randrange(2), winner_value, rules)
@@ -730,16 +767,16 @@ def _ww_small_melds_lose(rng: random.Random, rules: RuleSet, plan: _Plan, w: int
 
 
 def _ww_partners(rng: random.Random, rules: RuleSet, plan: _Plan, w: int) -> str:
-    top = rng.choice((50, 100, 100, 150, 200))
+    top = rng.choice((RUN4, RUN5, RUN5, RUN6, RUN7))
     first = w + 2 * rng.randrange(2)
     plan.add_value(rng, first, top, rules)
     if rng.random() < 0.4:
         plan.add_run(rng, first, 3)
     partner = (first + 2) % 4
     for _ in range(rng.choice((1, 1, 2))):
-        plan.add_value(rng, partner, rng.choice([v for v in (20, 50) if v <= top]), rules)
+        plan.add_value(rng, partner, rng.choice([v for v in (RUN3, RUN4) if v <= top]), rules)
     loser = 1 - w
-    lower = [v for v in (20, 50, 100, 150) if v < top]
+    lower = [v for v in (RUN3, RUN4, RUN5, RUN6) if v < top]
     for _ in range(rng.choice((1, 1, 2))):
         plan.add_value(rng, loser + 2 * rng.randrange(2), rng.choice(lower), rules)
     return rng.choice(ALL_CONTRACTS)
@@ -760,7 +797,7 @@ def _ww_kreuzweis(rng: random.Random, rules: RuleSet, plan: _Plan, w: int) -> st
     top = max(QUAD_VALUE[r], SEQ_VALUE[length])
     loser = 1 - w
     plan.add_value(
-        rng, loser + 2 * rng.randrange(2), rng.choice([v for v in (20, 50) if v < top]), rules
+        rng, loser + 2 * rng.randrange(2), rng.choice([v for v in (RUN3, RUN4) if v < top]), rules
     )
     return rng.choice(ALL_CONTRACTS)
 
@@ -772,7 +809,7 @@ def _ww_undenufe(rng: random.Random, rules: RuleSet, plan: _Plan, w: int) -> str
         a, b = rng.sample(HUNDRED_QUAD_RANKS, 2)
         plan.add(x, quad(a))
         plan.add(y, quad(b))
-        extra = (20, 50)
+        extra: tuple[int, ...] = (RUN3, RUN4)
     else:
         length = rng.choice((3, 3, 4))
         plan.add_run(rng, x, length)
@@ -783,7 +820,7 @@ def _ww_undenufe(rng: random.Random, rules: RuleSet, plan: _Plan, w: int) -> str
         else:
             raise Retry("no second run")
         plan.add(y, cards)
-        extra = (20,) if length == 4 else ()
+        extra = (RUN3,) if length == 4 else ()
     for seat in (x, y, (x + 2) % 4, (y + 2) % 4):
         if extra and rng.random() < 0.35:
             plan.add_value(rng, seat, rng.choice(extra), rules)
@@ -815,7 +852,7 @@ def _ww_ladder_tie(rng: random.Random, rules: RuleSet, plan: _Plan, w: int) -> s
         suits = rng.sample(range(4), 2)
     plan.add(x, run(suits[0], start, length))
     plan.add(y, run(suits[1], start, length))
-    smaller = [v for v in (20, 50) if v < SEQ_VALUE[length]]
+    smaller = [v for v in (RUN3, RUN4) if v < SEQ_VALUE[length]]
     for seat in ((x + 2) % 4, (y + 2) % 4):
         if smaller and rng.random() < 0.5:
             plan.add_value(rng, seat, rng.choice(smaller), rules)
@@ -848,8 +885,7 @@ NEAR_MISSES = ((), ("three",), ("gap",), ("three", "gap"))
 # Where the answer stands among the four choices sorted by points (0 = the fewest),
 # by category: a single meld of the writing team has few slips that count less, so
 # those categories put the answer low and the others make up for it, for a place
-# spread evenly over all questions. With a factor the factor forgotten (less) is
-# shown, so the answer is rarely the smallest there.
+# spread evenly over all questions.
 WW_RANKS = {
     "small_melds_lose": (0.5, 0.5, 0.0, 0.0),
     "partners_both_meld": (0.05, 0.1, 0.35, 0.5),
@@ -858,18 +894,39 @@ WW_RANKS = {
     "factor": (0.1, 0.15, 0.3, 0.45),
     "ladder_tie": (0.4, 0.4, 0.2, 0.0),
 }
-# With a factor the factor forgotten (below the answer) is shown whenever the answer
-# is not the smallest choice: 83 % of the time; the other places share the rest.
-# Only the writing team is shown then (its factor forgotten beside the other team
-# would make it the team shown most often).
-WW_RANKS_FACTORED = {
-    "small_melds_lose": (0.18, 0.45, 0.37, 0.0),
-    "partners_both_meld": (0.16, 0.18, 0.26, 0.4),
-    "kreuzweis": (0.16, 0.18, 0.26, 0.4),
-    "undenufe": (0.18, 0.27, 0.2, 0.35),
-    "factor": (0.16, 0.27, 0.33, 0.24),
-    "ladder_tie": (0.18, 0.27, 0.2, 0.35),
+# With a factor, the factor forgotten (the answer divided by it) is the telling slip,
+# but beside the answer it makes a pair of numbers in the factor's ratio whose larger
+# one is right. So it is shown in about a fifth of the questions with a factor, and
+# the pair is made to tell nothing: as often the answer is the smaller number of such
+# a pair (a near miss is planted that, read as a meld, makes the answer times the
+# factor), twice as often the answer stands outside one (a decoy: two slips that
+# happen to be in that ratio, or a slip and the same slip with the factor forgotten
+# as well), and the rest show no such pair. The larger number of a pair, its smaller
+# one and each choice beside it are then right a quarter of the time each, as any
+# choice is. Only the writing team is shown (another team would be the team shown
+# least often).
+FACTOR_PAIRS = (("larger", 0.25), ("smaller", 0.25), ("outside", 0.5))
+# the answer's place by the pair, times the category's WW_RANKS: above the factor
+# forgotten, below the answer times the factor, or anywhere (the ends weighed to
+# make up for it)
+FACTOR_PAIR_PLACES = {
+    "larger": (0.0, 0.7, 1.3, 1.3),
+    "smaller": (1.0, 1.0, 0.05, 0.0),
+    "outside": (1.3, 0.5, 1.1, 1.6),
+    "none": (1.3, 0.5, 1.1, 1.6),
 }
+
+
+def _ww_rank_weights(category: str, pair: str | None, size: int) -> list[tuple[int, float]]:
+    """The places the answer may take among the ``size`` choices of the writing team,
+    with their weights (see WW_RANKS and FACTOR_PAIR_PLACES)."""
+    if pair is None:
+        weights = WW_RANKS[category] if size == 4 else (1.0,) * size
+        return list(enumerate(weights))
+    allowed = range(1 if pair == "larger" else 0, size - 1 if pair == "smaller" else size)
+    base = WW_RANKS[category] if size == 4 else (1.0,) * size
+    places = FACTOR_PAIR_PLACES[pair] if size == 4 else (1.0,) * size
+    return [(r, base[r] * places[r] if size == 4 else 1.0) for r in allowed]
 
 
 def _ww_deal(
@@ -879,10 +936,12 @@ def _ww_deal(
     category: str,
     factored: bool,
     near_misses: Sequence[str] = (),
-) -> tuple[list[list[Card]], str, Any, list[tuple[int, int]]]:
+    times_factor: bool = False,
+) -> tuple[list[list[Card]], str, WeisResult, list[tuple[int, int]]]:
     """A deal for ``category`` in a contract with a factor (or without); the near
     misses planted in the writing team's hands (seat, value each would add if read as
-    a meld)."""
+    a meld). With ``times_factor`` one of them is read as worth the answer times
+    the factor (see FACTOR_PAIRS)."""
     plan = _Plan()
     w = rng.randrange(2)
     contract = _WW_BUILDERS[category](rng, rules, plan, w)
@@ -892,6 +951,17 @@ def _ww_deal(
         # these deals do not depend on the contract: take one that fits
         contract = rng.choice([c for c in ALL_CONTRACTS if (rules.factor(c) > 1) == factored])
     near: list[tuple[int, int]] = []
+    if times_factor:
+        own = sum(_planned_points(m, rules) for seat in (w, w + 2) for m in plan.melds[seat])
+        extra = own * (rules.factor(contract) - 1)  # (own + extra) * factor = answer * factor
+        if extra == SEQ_VALUE[3]:
+            kind = "gap"
+        elif extra in (QUAD_VALUE[r] for r in HIGH_QUAD_RANKS):
+            kind = "three"
+        else:
+            raise Retry("no near miss is worth the answer times the factor")
+        seat = w + 2 * rng.randrange(2)
+        near.append((seat, plan.add_near_miss(rng, seat, kind, extra)))
     for kind in near_misses:
         seat = w + 2 * rng.randrange(2)
         near.append((seat, plan.add_near_miss(rng, seat, kind)))
@@ -903,7 +973,13 @@ def _ww_deal(
     return hands, contract, result, [(seat, v) for seat, v in near if seat % 2 == result.team]
 
 
-def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
+def _planned_points(cards: Sequence[Card], rules: RuleSet) -> int:
+    """The points of a planned meld under ``rules`` (0 for four 6s, 7s or 8s without
+    ``low_quads_score``)."""
+    return sum(m.points for m in find_melds(cards, rules))
+
+
+def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft[TeamPointsValue]:
     category = WHO_WRITES_CATEGORIES[seed % len(WHO_WRITES_CATEGORIES)]
     with_factor = [c for c in ALL_CONTRACTS if rules.factor(c) > 1]
     factored = bool(with_factor) and (
@@ -913,20 +989,20 @@ def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
     # below the answer, so the answer is less often the smallest choice there
     show_other = not factored and rng.random() < OTHER_TEAM_SHOWN.get(category, 0.2)
     show_nobody = category == "ladder_tie" and rng.random() < NOBODY_SHOWN
-    weights = (WW_RANKS_FACTORED if factored else WW_RANKS)[category]
-    size = len(weights)
-    if show_other or show_nobody:
-        # the answer's place among the writing team's choices, evenly (the other
-        # team's choice, or "nobody", falls where it falls)
-        weights = tuple(1.0 for _ in range(size - show_other - show_nobody))
-    rank = int(weighted(rng, list(enumerate(weights))))  # type: ignore[call-overload]
+    pair = weighted(rng, FACTOR_PAIRS) if factored else None
+    size = len(WW_RANKS[category])
+    # with another team's choice, or "nobody", the answer's place among the writing
+    # team's choices is drawn evenly (the other falls where it falls)
+    rank = weighted(rng, _ww_rank_weights(category, pair, size - show_other - show_nobody))
     for _attempt in range(200):
         try:
             # near misses add slips above the answer: more of them where it stands low
             plants = rng.choice(NEAR_MISSES[: len(NEAR_MISSES) - rank] or NEAR_MISSES[:1])
             if rank == 0 and rng.random() < 0.7:
                 plants = NEAR_MISSES[-1]
-            hands, contract, result, near = _ww_deal(rng, seed, rules, category, factored, plants)
+            hands, contract, result, near = _ww_deal(
+                rng, seed, rules, category, factored, plants, pair == "smaller"
+            )
             picked = _ww_choices(
                 rng,
                 rules,
@@ -937,8 +1013,8 @@ def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
                 near,
                 size,
                 rank,
-                show_other,
-                show_nobody,
+                (show_other, show_nobody),
+                pair,
             )
         except Retry:
             continue
@@ -948,7 +1024,7 @@ def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
         raise Retry("no deal fits the choices")
     inputs = {"hands": [codes(h) for h in hands], "contract": contract}
     solved = solve_who_writes(inputs, rules)
-    win = result.team
+    win = _writer(result)
     pairs = _kreuzweis_pairs([m for seat in (win, win + 2) for m in result.melds[seat]])
     rules_tested = ["R5.4", "R5.5", "R5.6"]
     if pairs:
@@ -969,16 +1045,24 @@ def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
     )
 
 
-def _ww_team(team: int | None, points: int) -> dict[str, Any]:
+def _ww_team(team: int | None, points: int) -> TeamPointsValue:
     return {"team": team, "points": points}
 
 
+def _writer(result: WeisResult) -> int:
+    """The writing team of a deal of :func:`_ww_deal` (which has one)."""
+    if result.team is None:
+        raise Retry("nobody writes")
+    return result.team
+
+
 def _ww_check(
-    rules: RuleSet, category: str, hands: list[list[Card]], contract: str, result: Any
-) -> Any:
+    rules: RuleSet, category: str, hands: list[list[Card]], contract: str, result: WeisResult
+) -> WeisResult | None:
     """Raise :class:`Retry` unless the deal is one of ``category``; the result with the
     other Undenufe order (None in other contracts)."""
-    win, lose = result.team, 1 - result.team
+    win = _writer(result)
+    lose = 1 - win
     sums = [sum(m.points for seat in (t, t + 2) for m in result.melds[seat]) for t in (0, 1)]
     if category == "small_melds_lose" and not sums[lose] > sums[win]:
         raise Retry("the losing team's melds do not sum to more")
@@ -996,12 +1080,13 @@ def _ww_check(
     return flipped
 
 
-def _ww_pool(result: Any, near: list[tuple[int, int]]) -> list[tuple[Any, str]]:
+def _ww_pool(result: WeisResult, near: list[tuple[int, int]]) -> list[tuple[TeamPointsValue, str]]:
     """The writing team's melds counted wrongly (the factor applied)."""
-    win, lose, factor, melds = result.team, 1 - result.team, result.factor, result.melds
+    win = _writer(result)
+    lose, factor, melds = 1 - win, result.factor, result.melds
     sums = [sum(m.points for seat in (t, t + 2) for m in melds[seat]) for t in (0, 1)]
     own = [m for seat in (win, win + 2) for m in melds[seat]]
-    pool: list[tuple[Any, str]] = []
+    pool: list[tuple[TeamPointsValue, str]] = []
     pairs = _kreuzweis_pairs(own)
     if pairs:  # first: where it gives the same points as another slip, it is the clue
         lost = min(min(q.points, sq.points) for q, sq in pairs)
@@ -1027,15 +1112,15 @@ def _ww_pool(result: Any, near: list[tuple[int, int]]) -> list[tuple[Any, str]]:
     for _seat, extra in near:
         tag = "three_of_a_kind_counted" if extra != SEQ_VALUE[3] else "gap_in_sequence"
         pool.append((_ww_team(win, (sums[win] + extra) * factor), tag))
-    # a slip whose points are twice or three times the answer's, or a half or a third,
-    # would look like the factor at work (a pupil would take the pair for a clue)
-    answer = sums[win] * factor
-    return [(x, tag) for x, tag in pool if not _looks_factored(x["points"], answer)]
+    return pool
 
 
-def _ww_other_team(result: Any, category: str, flipped: Any) -> tuple[Any, str] | None:
+def _ww_other_team(
+    result: WeisResult, category: str, flipped: WeisResult | None
+) -> tuple[TeamPointsValue, str] | None:
     """The other team writing its own melds, and why a learner would think so."""
-    win, lose = result.team, 1 - result.team
+    win = _writer(result)
+    lose = 1 - win
     sums = [sum(m.points for seat in (t, t + 2) for m in result.melds[seat]) for t in (0, 1)]
     if not sums[lose]:
         return None
@@ -1056,19 +1141,27 @@ def _ww_choices(
     category: str,
     hands: list[list[Card]],
     contract: str,
-    result: Any,
+    result: WeisResult,
     near: list[tuple[int, int]],
     size: int,
     rank: int,
-    show_other: bool,
-    show_nobody: bool,
-) -> list[tuple[Any, str]] | None:
+    shown: tuple[bool, bool],
+    pair: str | None,
+) -> list[tuple[TeamPointsValue, str]] | None:
+    """The wrong choices: the writing team's slips with the answer at ``rank`` among
+    them; ``shown``: whether the other team writing and "nobody writes" are shown
+    too; ``pair``: where the answer stands to the pair in the factor's ratio (with a
+    factor). None when the deal cannot give them."""
+    show_other, show_nobody = shown
     flipped = _ww_check(rules, category, hands, contract, result)
-    win, factor = result.team, result.factor
+    win, factor = _writer(result), result.factor
     own_sum = sum(m.points for seat in (win, win + 2) for m in result.melds[seat])
     answer = own_sum * factor
-    pool = _ww_pool(result, near)
-    extras: list[tuple[Any, str]] = []  # not the writing team: outside the ranking
+    # a slip whose points are twice or three times the answer's, or a half or a third,
+    # would look like the factor at work (a pupil would take the pair for a clue)
+    every = _ww_pool(result, near)
+    pool = [(x, t) for x, t in every if not _looks_factored(x["points"], answer)]
+    extras: list[tuple[TeamPointsValue, str]] = []  # not the writing team: outside the ranking
     if show_other:
         other = _ww_other_team(result, category, flipped)
         if other is None:
@@ -1078,16 +1171,91 @@ def _ww_choices(
         extras.append((_ww_team(None, 0), "tie_nobody_writes"))
     # the answer's place was drawn before the deal: a deal that cannot give it is
     # dealt again (the place must not depend on the deal)
-    points = lambda x: x["points"]  # noqa: E731
     own_size = size - len(extras)
-    factor_item = [(_ww_team(win, own_sum), "factor_forgotten")] if factor > 1 else []
-    if rank not in ranks_within_reach(answer, [*pool, *factor_item], points, own_size):
+    points = _points_of
+    if pair is not None:
+        picked = _ww_factored(rng, every, pool, win, answer, factor, own_size, rank, pair)
+    elif rank not in ranks_within_reach(answer, pool, points, own_size):
         return None
-    must = factor_item if factor_item and rank > 0 else []
-    picked = pick_around(rng, answer, pool, points, own_size, rank, must, avoid_midpoint=True)
+    else:
+        picked = pick_around(rng, answer, pool, points, own_size, rank, avoid_midpoint=True)
     if picked is None or any(points(x) in (points(y) for y, _ in picked) for x, _ in extras):
         return None  # the other team's points beside the same points: a clue too
     return picked + extras
+
+
+def _points_of(value: TeamPointsValue) -> int:
+    return value["points"]
+
+
+Slips: TypeAlias = list[tuple[TeamPointsValue, str]]
+
+
+def _ww_factored(
+    rng: random.Random,
+    every: Slips,
+    pool: Slips,
+    win: int,
+    answer: int,
+    factor: int,
+    size: int,
+    rank: int,
+    pair: str,
+) -> Slips | None:
+    """The wrong choices of a question with a factor: ``size - 1`` slips with the
+    answer at ``rank``, and among the choices one pair of numbers in the factor's
+    ratio with the answer its ``larger`` number (the factor forgotten), its
+    ``smaller`` one (a near miss planted to be worth the answer times the factor) or
+    ``outside`` it (a decoy), or ``none`` (see FACTOR_PAIRS). ``every``: the slips;
+    ``pool``: those not in a factor's ratio to the answer. None when the deal cannot
+    give them."""
+    options: list[Slips]
+    if pair == "larger":
+        options = [[(_ww_team(win, answer // factor), "factor_forgotten")]]
+    elif pair == "smaller":
+        options = [[(x, tag)] for x, tag in every if x["points"] == answer * factor][:1]
+    elif pair == "outside":
+        options = _ww_decoys(rng, pool, win, factor)
+    else:
+        options = [[]]
+    for must in options:
+        rest = [item for item in pool if item not in must]
+        picked = pick_around(rng, answer, rest, _points_of, size, rank, must, avoid_midpoint=True)
+        if picked is None:
+            continue
+        pairs = _pairs(answer, [x["points"] for x, _ in picked])
+        if pairs == ([] if pair == "none" else [factor]):
+            return picked
+    return None
+
+
+DECOYS_TRIED = 4
+
+
+def _ww_decoys(rng: random.Random, pool: Slips, win: int, factor: int) -> list[Slips]:
+    """Pairs of slips in the factor's ratio, neither of them the answer: two slips
+    that happen to be (first), or a slip and the same slip with the factor forgotten
+    as well (named after the slip: the factor is the lesser slip there)."""
+    natural = [[a, b] for a in pool for b in pool if a[0]["points"] == b[0]["points"] * factor]
+    made = [
+        [(x, tag), (_ww_team(win, x["points"] // factor), tag)]
+        for x, tag in pool
+        if x["points"] % factor == 0 and x["points"] > 0
+    ]
+    rng.shuffle(natural)
+    rng.shuffle(made)
+    return (natural + made)[:DECOYS_TRIED]
+
+
+def _pairs(answer: int, shown: Sequence[int]) -> list[int]:
+    """The ratios of the pairs of choices whose points are in a factor's ratio (2 or 3)."""
+    values = [answer, *shown]
+    return [
+        max(a, b) // min(a, b)
+        for i, a in enumerate(values)
+        for b in values[i + 1 :]
+        if _looks_factored(a, b)
+    ]
 
 
 def _looks_factored(points: int, answer: int) -> bool:
@@ -1126,7 +1294,7 @@ WHO_WRITES = Kind(
 STEPS = tuple(Step)
 
 
-def solve_ladder_step(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
+def solve_ladder_step(inputs: Inputs, rules: RuleSet) -> Solved[StepValue]:
     a, b = inputs["melds"]
     comparison = compare_melds(
         Meld.of(parse_cards(a["cards"])),
@@ -1141,6 +1309,9 @@ def solve_ladder_step(inputs: Mapping[str, Any], rules: RuleSet) -> Solved:
 
 
 def _ladder_values(meld: Meld, seat: int, contract: Contract, reverse: bool) -> dict[Step, int]:
+    """What each step of R5.5 compares (higher wins): points, cards, the high card
+    (the lowest card, negated, where Undenufe reverses the order), a trump sequence,
+    the earlier seat."""
     high = -meld.cards[0].rank.index if reverse else meld.top.rank.index
     trump = int(meld.kind is MeldKind.SEQUENCE and meld.suit is contract.trump)
     return {
@@ -1159,8 +1330,10 @@ def _walk(
     reverse: bool,
     skip: Step | None = None,
 ) -> tuple[Step, int] | None:
-    """The deciding step and winning seat, optionally ignoring one step (own ladder walk,
-    used for the mistakes' answers only)."""
+    """R5.5 with the step ``skip`` left out (the mistakes "deciding step skipped" and
+    "more cards win first"): the deciding step and the winning seat. Without ``skip``
+    it is rules_core's :func:`~rules_core.compare_melds` (a test checks it); the
+    correct answers come from there."""
     va = _ladder_values(a[0], a[1], contract, reverse)
     vb = _ladder_values(b[0], b[1], contract, reverse)
     for step in STEPS:
@@ -1196,8 +1369,13 @@ def _ls_points(rng: random.Random, rules: RuleSet) -> tuple[list[Card], list[Car
     raise Retry("no POINTS pair")
 
 
+_OBER_KING_ACE = tuple(rank.index for rank in (Rank.OBER, Rank.KING, Rank.ACE))
+
+
 def _ls_cards(rng: random.Random, rules: RuleSet) -> tuple[list[Card], list[Card], str]:
-    ranks = (6, 7, 8) + ((0, 1, 2) if rules.low_quads_score else ())
+    # four Obers, kings or aces (or low ranks where they score) against a run of
+    # five: the same points, CARDS decides
+    ranks = _OBER_KING_ACE + (LOW_QUAD_RANKS if rules.low_quads_score else ())
     r = rng.choice(ranks)
     a = quad(r)
     b = _random_run(rng, 5, mask_of(a), avoid_rank=r)
@@ -1290,7 +1468,7 @@ def _ladder_tag(
     return "later_step_and_wrong_winner" if later else "earlier_step_and_wrong_winner"
 
 
-def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
+def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft[StepValue]:
     wanted, first_wins = LADDER_CASES[seed % len(LADDER_CASES)]
     a_cards, b_cards, contract = _LS_BUILDERS[wanted](rng, rules)
     a_seat = rng.randrange(4)
@@ -1354,7 +1532,7 @@ def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft:
     if step is Step.SEAT and rng.random() < LATER_SEAT_SHOWN:
         shown[rng.randrange(len(shown))] = (Step.SEAT, high)
 
-    def v(s: Step, seat: int) -> dict[str, Any]:
+    def v(s: Step, seat: int) -> StepValue:
         return {"step": s.value, "winner": seat}
 
     distractors = [(v(*value), _ladder_tag(value, answer, specific)) for value in shown]

@@ -21,7 +21,8 @@ Strategies (each only where it makes sense for the kind's values):
   10, then by 5; 0 counts as roundest), ``hub`` (the number most others are
   derived from by what the kind is about: the 5 of the last trick, a factor, one
   card more in a sequence), ``pair_larger`` / ``pair_smaller`` (the larger or the
-  smaller number of such a pair), ``midpoint`` (a choice halfway between two
+  smaller number of such a pair), ``pair_outside`` (the numbers in no such pair),
+  ``midpoint`` (a choice halfway between two
   others); within the team shown most often: its largest, smallest, middle;
 - on a component (a team, a block, a step, a winner, a Stöck status, a card's
   suit or rank, the suits of a list): ``mode`` (the choices whose component is the
@@ -278,6 +279,20 @@ def _pair_end(xs: Sequence[float], label: str, *, larger: bool) -> list[int]:
     return sorted(found) or list(range(len(xs)))
 
 
+def _pair_outside(xs: Sequence[float], label: str) -> list[int]:
+    """The numbers in no related pair (all choices when there is none, or no such
+    number): a pupil who takes a pair for a decoy."""
+    diffs, ratios = RELATIONS[label]
+    paired = {
+        k
+        for i in range(len(xs))
+        for j in range(i + 1, len(xs))
+        if xs[i] != xs[j] and _related(xs[i], xs[j], diffs, ratios)
+        for k in (i, j)
+    }
+    return [i for i in range(len(xs)) if i not in paired] or list(range(len(xs)))
+
+
 def _midpoints(xs: Sequence[float]) -> list[int]:
     """The choices halfway between two others (or all, when there is none)."""
     found = [
@@ -316,6 +331,7 @@ def strategies(label: str, example: Features) -> dict[str, Pick]:
         out["midpoint"] = lambda fs: _midpoints([f.points for f in fs])
         out["pair_larger"] = lambda fs: _pair_end([f.points for f in fs], label, larger=True)
         out["pair_smaller"] = lambda fs: _pair_end([f.points for f in fs], label, larger=False)
+        out["pair_outside"] = lambda fs: _pair_outside([f.points for f in fs], label)
     for name in example.parts:
         out[f"mode {name}"] = lambda fs, n=name: _best(
             [_part_counts(fs, n)[f.parts[n]] for f in fs]
