@@ -38,11 +38,10 @@ from .cards import DECK
 from .contracts import Contract
 from .errors import RulesError
 from .rules import DEFAULT_RULES
+from .tables import STOECK_POINTS
 from .trace import TraceEntry, trace_to_list
 
 __all__ = ["CallLike", "CallsLike", "StoeckCall", "StoeckReason", "StoeckResult", "check_stoeck"]
-
-STOECK_POINTS = 20
 
 
 class StoeckReason(Enum):

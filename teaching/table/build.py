@@ -19,6 +19,8 @@ from rules_core import (
     resolve_target_blocks,
     resolve_weis,
 )
+from rules_core.scoring import CARD_POINTS_TOTAL, LAST_TRICK_BONUS, MATCH_BONUS
+from rules_core.tables import STOECK_POINTS
 
 from ..scenarios import target_events
 from .model import FOCUSES, Scenario, TableError, coerce_rules, sort_codes
@@ -68,7 +70,8 @@ def _quiet_before(rng: random.Random, hands: Any, contract: str, rules: RuleSet)
     """Totals before the round from which no team can reach the target in it, however
     it is played (R7.5): below target - factor * (257 + 20 + every meld of the deal)."""
     melds = sum(m.points for hand in hands for m in find_melds(hand, rules))
-    bound = rules.factor(contract) * (257 + 20 + melds)
+    most = CARD_POINTS_TOTAL + LAST_TRICK_BONUS + MATCH_BONUS + STOECK_POINTS + melds
+    bound = rules.factor(contract) * most
     cap = max(1, rules.target - bound)
     return rng.randrange(cap), rng.randrange(cap)
 

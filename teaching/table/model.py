@@ -22,6 +22,7 @@ from rules_core import (
     TrickResult,
     WeisResult,
 )
+from rules_core.tables import FOUR_OF_A_KIND_POINTS, SEQUENCE_POINTS
 
 __all__ = [
     "ANNOUNCE_VALUES",
@@ -61,8 +62,11 @@ KINDS = ("play", "announce", "stoeck", "writes", "jasstafel_block", "target")
 
 OUTCOMES = ("right", "wrong", "info")
 PHASES = ("play", "writes", "jasstafel", "done")
-ANNOUNCE_VALUES = (20, 50, 100, 150, 200, 250, 300)
-"""The values a meld can have (R5.1, R5.2): the only values a learner may announce."""
+ANNOUNCE_VALUES: tuple[int, ...] = tuple(
+    sorted(set(SEQUENCE_POINTS.values()) | set(FOUR_OF_A_KIND_POINTS.values()))
+)
+"""The values a meld can have (R5.1, R5.2): the only values a learner may announce
+(20, 50, 100, 150, 200, 250, 300)."""
 
 BLOCKS = ("weis", "stoeck", "tricks")
 
