@@ -81,7 +81,14 @@ def scenario_of(round_: TableRound) -> Scenario:
 
 def table_of(round_: TableRound, moves: list[Any] | None = None) -> Table:
     """The table after the round's moves (or after ``moves``, e.g. a prefix)."""
-    return referee(scenario_of(round_), round_.moves if moves is None else moves)
+    if moves is None:
+        # play_move has just refereed this very log: the page it answers with
+        # shows that table instead of replaying the round a second time.
+        known: Table | None = getattr(round_, "_refereed", None)
+        if known is not None and list(known.moves) == list(round_.moves):
+            return known
+        moves = round_.moves
+    return referee(scenario_of(round_), moves)
 
 
 def start_round(
@@ -219,6 +226,7 @@ def play_move(
     round_.moves, round_.move_count = moves, expected_count + 1
     round_.recorded, round_.tally = len(table.judgements), tally
     round_.last_move_at, round_.finished_at = now, finished
+    round_._refereed = table  # type: ignore[attr-defined]  # read by table_of
     return MoveOutcome(round=round_, table=table, judgements=tuple(new))
 
 
