@@ -43,6 +43,7 @@ class Response:
     body: str = ""
     location: str = ""
     failure: str = ""  # the exception, when the request got no response
+    fragment: str = ""  # of the Location header ("feedback" in /table/7/#feedback)
 
     @property
     def ok(self) -> bool:
@@ -217,7 +218,10 @@ class Client:
         latency_ms = (time.perf_counter() - start) * 1000
         self._store_cookies(set_cookies)
         text = data.decode("utf-8", errors="replace")
-        response = Response(status=status, body=text, location=urlsplit(location).path)
+        target = urlsplit(location)
+        response = Response(
+            status=status, body=text, location=target.path, fragment=target.fragment
+        )
         token = response.csrf_token()
         if token:
             self.csrf = token
@@ -237,13 +241,20 @@ class Client:
         return self.request("POST", path, endpoint, form=form, **kwargs)
 
     def htmx_post(
-        self, path: str, endpoint: str, form: dict[str, str], current_url: str, **kwargs
+        self,
+        path: str,
+        endpoint: str,
+        form: dict[str, str],
+        current_url: str,
+        *,
+        target: str = "question-card",
+        **kwargs,
     ) -> Response:
         """What htmx sends for ``hx-post``: the form, its token, and the htmx headers."""
         headers = {
             "HX-Request": "true",
             "HX-Current-URL": f"http://{self.host}:{self.port}{current_url}",
-            "HX-Target": "question-card",
+            "HX-Target": target,
             "X-CSRFToken": self.csrf or "",
         }
         return self.post(path, endpoint, form, headers=headers, **kwargs)

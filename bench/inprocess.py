@@ -9,9 +9,13 @@ in with Django's test client and times each endpoint with ``time.process_time``
 (CPU of this process only, so other programs on the machine matter little).
 
 Each question is shown and answered for the first time, as in class; "revisit" shows
-answered questions again (then the cached feedback is used). Prints the median and
-mean CPU ms and the SQL queries of the first and the last request per endpoint;
-``--profile NAME`` adds a cProfile listing for one endpoint.
+answered questions again (then the cached feedback is used). The table (issue 14):
+"table start" posts the start form (focuses in turn), "table page" shows a round in
+the middle of its play, "table move (htmx)" posts the reference learner's next move
+of rounds started beforehand (each move computed before the clock starts).
+
+Prints the median and mean CPU ms and the SQL queries of the first and the last
+request per endpoint; ``--profile NAME`` adds a cProfile listing for one endpoint.
 
 To compare with an older commit: ``git worktree add /tmp/old <commit>``, then run
 ``.venv/bin/python -m bench.inprocess --root /tmp/old`` and without
@@ -42,6 +46,9 @@ ENDPOINTS = (
     "question page",
     "answer post (htmx)",
     "question revisit",
+    "table start",
+    "table page",
+    "table move (htmx)",
 )
 
 
@@ -92,8 +99,10 @@ def probe(n: int, root: Path, profile: str | None) -> int:
     from django.test.utils import CaptureQueriesContext
 
     from bench.data import prepare
+    from teaching.table import FOCUSES, referee, reference_move
     from tutor.accounts.models import User
     from tutor.quizzes.models import QuizQuestion
+    from tutor.table.services import play_move, scenario_of, start_round, table_of
 
     call_command("collectstatic", interactive=False, verbosity=0)
     plan = prepare(
@@ -105,6 +114,35 @@ def probe(n: int, root: Path, profile: str | None) -> int:
     shown, answered, spare = learner.practice
     keys = dict(QuizQuestion.objects.filter(quiz_id=answered).values_list("position", "question"))
     lessons = plan.lessons
+    user = User.objects.get(pk=learner.pk)
+    # Rounds and their whole move logs, made before anything is timed.
+    table_moves: list[tuple[int, int, dict]] = []  # (round, move count, move)
+    for i in range(n // 11 + 2):
+        round_ = start_round(learner=user, focus=FOCUSES[i % len(FOCUSES)], seed=i)
+        log: list[dict] = []
+        table = referee(scenario_of(round_), log)
+        while table.phase != "done":
+            table_moves.append((round_.pk, len(log), move := reference_move(table)))
+            log.append(move)
+            table = referee(scenario_of(round_), log)
+    mid_round = start_round(learner=user, focus="stoeck", seed=99)
+    for _ in range(5):  # in the middle of the play: the Weis and four tricks behind it
+        play_move(
+            learner=user,
+            round_=mid_round,
+            move=reference_move(table_of(mid_round)),
+            expected_count=mid_round.move_count,
+        )
+
+    def table_move(i: int):
+        from bench.tablerounds import form_of
+
+        round_id, count, move = table_moves[i]
+        return client.post(
+            f"/table/{round_id}/move/",
+            form_of(move, count),
+            headers={"HX-Request": "true", "HX-Target": "table-round"},
+        )
 
     def lesson_cold(i: int):
         for cache in caches.all():
@@ -129,6 +167,11 @@ def probe(n: int, root: Path, profile: str | None) -> int:
         "question page": lambda i: client.get(f"/practice/{shown}/q/{i}/"),
         "answer post (htmx)": answer,
         "question revisit": lambda i: client.get(f"/practice/{answered}/q/{i}/"),
+        "table start": lambda i: client.post(
+            "/table/", {"focus": FOCUSES[i % len(FOCUSES)], "rules": "default"}
+        ),
+        "table page": lambda i: client.get(f"/table/{mid_round.pk}/"),
+        "table move (htmx)": table_move,
     }
     for name in ("health", "home", "dashboard"):  # imports, template compilation
         work[name](0)

@@ -8,26 +8,32 @@ database, and runs, in this order:
    endpoint, open the dashboard again), some answers posted twice and some posted by
    two requests at once; a teacher reloads the results page; as many clients as
    there are learners call ``/health/`` at the same pace, in the same run;
-2. the capacity phase: the same number of clients, without pauses, on ``/health/``
+2. the table rounds (issue 14; ``--no-table`` skips them): every learner starts a
+   round at the table and plays it to the end through the move endpoint, with htmx or
+   without JavaScript, some moves posted twice or by two tabs at once (see
+   ``bench/tablerounds.py``);
+3. the capacity phase: the same number of clients, without pauses, on ``/health/``
    alone, then the question page alone, the resume redirect alone (the cheapest
    logged-in request: the ceiling for any page) and the answer post alone;
-3. with ``--faults``: learners work on a second assignment, the whole gunicorn
+4. with ``--faults``: learners work on a second assignment, the whole gunicorn
    process group is SIGKILLed while they answer, gunicorn is started again on the
    same database, and every learner must resume at its first unanswered question;
-4. with ``--faults`` on SQLite: another connection holds the write lock (``BEGIN
+5. with ``--faults`` on SQLite: another connection holds the write lock (``BEGIN
    IMMEDIATE``) for ``--lock-seconds`` while learners read pages and post a deck change:
    reads must keep answering (p95 under 1 s), writes end in the 503 page;
-5. the login flood: ten learners read a lesson, then six clients post fresh names to
+6. the login flood: ten learners read a lesson, then six clients post fresh names to
    the login from the same address meanwhile; the address limit must stop the
    hashing and the lesson page must stay fast (last, as it locks 127.0.0.1's logins);
-6. reconciliation: every answer a client was told is saved must be in the database
-   exactly once with its choice; nothing else may be stored; mastery counts must
-   match.
+7. reconciliation: every answer a client was told is saved must be in the database
+   exactly once with its choice; nothing else may be stored; every round's stored
+   moves must be exactly the moves its client was told were made, in order; mastery
+   counts must match the answers and table judgements.
 
 Prints requests/s and p50/p95/p99 latency per endpoint, the throughput ratios to
 ``/health/``, the goals met or missed, and the reconciliation. Exits 1 when an answer
-was lost, duplicated or stored unacknowledged, a learner did not resume where it
-should, or any response was an error; 2 when the run could not be set up. Missed
+was lost, duplicated or stored unacknowledged, a table move was lost, doubled or
+stored though refused, a learner did not resume where it should, or any response was
+an error; 2 when the run could not be set up. Missed
 performance goals only fail the run with ``--strict``. See docs/performance.md.
 """
 
@@ -63,6 +69,7 @@ from .server import (
     production_env,
     sqlite_database,
 )
+from .tablerounds import MOVE_ENDPOINTS, TABLE_ENDPOINTS, TablePhase
 
 # Endpoint names as printed; the learner ones are held to the latency goal.
 LOGIN_PAGE = "GET  /accounts/login/"
@@ -99,6 +106,7 @@ QUIZ_URL = re.compile(r"^/practice/(\d+)/$")
 
 P95_GOAL_MS = 100.0
 RATIO_GOAL = 0.5
+CYCLE_GOAL_MS = 9.0  # issue 17: >= 1,000 learners per core answering every 10 s
 
 
 def password_hash_ms() -> float:
@@ -825,6 +833,62 @@ class Bench:
 # --- printing ----------------------------------------------------------------------------
 
 
+def table_report(phase: TablePhase, rec: Recorder, args) -> tuple[dict[str, bool], str]:
+    """The table rounds: latency per endpoint, what was played; the verdicts and the
+    line of the goal for a move (printed with the other goals)."""
+    c = phase.counts
+    n = len(phase.bench.states)
+    print()
+    print(
+        f"TABLE ROUNDS: {n} learners at the table at once (round starts spread over "
+        f"{args.table_ramp:.0f} s), each plays one round to the end; {c.plain_learners} of "
+        f"them without JavaScript; pause before each move 0..{2 * args.think:.1f} s; "
+        f"{rec.seconds:.1f} s."
+    )
+    print(table(rows_of(rec, TABLE_ENDPOINTS)))
+    print(f"  {cpu_line(rec)}")
+    requests = sum(len(v) for v in rec.samples.values())
+    if rec.cpu is not None and requests:
+        per = (rec.cpu["server"] + rec.cpu["db"]) * 1000 / requests
+        print(f"  server+db CPU per request of this phase (all endpoints): {per:.1f} ms")
+    wrong = ", ".join(f"{k} {v}" for k, v in sorted(c.wrong.items())) or "none"
+    print(
+        f"  rounds started: {c.started}, played to the end: {c.finished}; moves made: "
+        f"{c.moves_made}; deliberate mistakes among them: {wrong}"
+    )
+    print(
+        f"  moves posted again by the same tab: {c.doubles}, refused: {c.doubles_refused}; "
+        f"posted by two tabs at once: {c.pairs}, exactly one made: {c.pairs_one_made}; "
+        f"responses showing the client's move count: {c.page_checks - c.page_mismatches} of "
+        f"{c.page_checks}"
+    )
+    lines = error_lines([rec])
+    if lines:
+        print("  errors (count x endpoint -> status: detail):")
+        print("\n".join(lines))
+    moves = sorted(s.latency_ms for e in MOVE_ENDPOINTS for s in rec.samples.get(e, []))
+    verdicts = {
+        "table: no errors": not rec.errors,
+        "table: every round played to the end": c.started == n and c.finished == c.started,
+        "table: doubles refused": c.doubles == c.doubles_refused,
+        "table: pairs, one made": c.pairs == c.pairs_one_made,
+    }
+    goal = ""
+    if moves:
+        p95 = percentile(moves, 95)
+        parts = []
+        for label, endpoint in (("htmx", MOVE_ENDPOINTS[0]), ("without JS", MOVE_ENDPOINTS[1])):
+            ms = sorted(s.latency_ms for s in rec.samples.get(endpoint, []))
+            if ms:
+                parts.append(f"{label} {percentile(ms, 95):.0f} ms of {len(ms)}")
+        ok = p95 < P95_GOAL_MS
+        verdicts["p95 table move"] = ok
+        goal = f"  table move p95 < {P95_GOAL_MS:.0f} ms at {n} learners: " + goal_text(
+            ok, f"p95 {p95:.0f} ms over {len(moves)} moves; " + ", ".join(parts)
+        )
+    return verdicts, goal
+
+
 def lock_report(rec: Recorder, seconds: float) -> dict[str, bool]:
     """Reads and writes while another connection held SQLite's write lock."""
     print(f"\nWRITE LOCK: another connection holds BEGIN IMMEDIATE for {seconds:.0f} s")
@@ -960,10 +1024,17 @@ def steady_rows(rec: Recorder, since: float) -> tuple[list[dict], float]:
 
 
 def report(
-    bench: Bench, class_rec: Recorder | None, capacity: list[Recorder], fault_rec, args
+    bench: Bench,
+    class_rec: Recorder | None,
+    capacity: list[Recorder],
+    fault_rec,
+    args,
+    tables: TablePhase | None = None,
+    table_rec: Recorder | None = None,
 ) -> dict:
     """Print everything; return the verdicts for the exit status."""
     verdicts: dict[str, bool] = {}
+    table_goal = ""
     by_name: dict[str, dict] = {}
     if class_rec is not None:
         print()
@@ -995,7 +1066,12 @@ def report(
             print(f"  after the last login ({seconds:.0f} s, no password hashing going on):")
             print(table(rows))
 
+    if tables is not None and table_rec is not None:
+        table_verdicts, table_goal = table_report(tables, table_rec, args)
+        verdicts |= table_verdicts
+
     cap_rows = []
+    cpu_ms: dict[str, float] = {}  # server+db CPU per request, capacity phase
     if capacity:
         print()
         print(
@@ -1015,6 +1091,7 @@ def report(
                 if rec.cpu is not None and row["requests"]:
                     per = (rec.cpu["server"] + rec.cpu["db"]) * 1000 / row["requests"]
                     cpu_text[row["endpoint"]] = f"{per:8.2f}"
+                    cpu_ms[row["endpoint"]] = per
         cap = {r["endpoint"]: r for r in cap_rows}
         base = cap.get("GET  /health/ alone")
         extra = {}
@@ -1027,6 +1104,17 @@ def report(
 
     print()
     print("GOALS")
+    page, post = cpu_ms.get("GET  question page alone"), cpu_ms.get("POST answer (htmx) alone")
+    if page and post:
+        # Issue 17: a learner cycle is a question page and its answer, one per 10 s.
+        cycle = page + post
+        ok = cycle <= CYCLE_GOAL_MS
+        verdicts["throughput learner cycle"] = ok
+        print(
+            f"  LEARNERS PER CORE (one answer per 10 s): {10_000 / cycle:.0f}; server+db CPU per "
+            f"cycle (question page {page:.1f} + answer post {post:.1f} ms) = {cycle:.1f} ms, goal "
+            f"<= {CYCLE_GOAL_MS:.0f} ms: " + goal_text(ok, f"{cycle - CYCLE_GOAL_MS:+.1f} ms")
+        )
     cap = {r["endpoint"]: r for r in cap_rows}
     base = cap.get("GET  /health/ alone")
     for label, name in (
@@ -1073,6 +1161,8 @@ def report(
                 f"    (one password hash takes {bench.hash_ms:.0f} ms of CPU here: no login "
                 f"can answer within {P95_GOAL_MS:.0f} ms)"
             )
+    if table_goal:
+        print(table_goal)
     recs = [r for r in (class_rec, *capacity, fault_rec) if r is not None]
     n_errors = sum(len(r.errors) for r in recs)
     verdicts["no errors"] = n_errors == 0
@@ -1184,6 +1274,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--skip-class", action="store_true", help="no class run")
     parser.add_argument("--skip-capacity", action="store_true", help="no capacity phase")
     parser.add_argument("--skip-flood", action="store_true", help="no login flood phase")
+    parser.add_argument("--no-table", action="store_true", help="no table-round phase")
+    parser.add_argument(
+        "--table-ramp", type=float, default=5, help="the round starts spread over this many s"
+    )
+    parser.add_argument(
+        "--table-wrong-share",
+        type=float,
+        default=0.10,
+        help="table moves that are deliberate mistakes (an illegal card, a forgotten Stöck, ...)",
+    )
     parser.add_argument("--flood-seconds", type=float, default=15)
     parser.add_argument(
         "--lock-seconds", type=float, default=30, help="SQLite write lock (with --faults)"
@@ -1203,6 +1303,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.fault_questions = min(args.fault_questions, 6)
         args.capacity_seconds = min(args.capacity_seconds, 3)
         args.ramp = min(args.ramp, 2)
+        args.table_ramp = min(args.table_ramp, 2)
         args.duration = min(args.duration, 60)
         args.think = min(args.think, 0.2)
         args.lock_seconds = min(args.lock_seconds, 10)
@@ -1239,7 +1340,7 @@ def main(argv: list[str] | None = None) -> int:
         django.setup()
         from django.db import connection
 
-        from .data import PASSWORD, prepare, reconcile
+        from .data import PASSWORD, prepare, reconcile, reconcile_tables
 
         args.password = PASSWORD
         port = free_port(args.port)
@@ -1273,6 +1374,8 @@ def main(argv: list[str] | None = None) -> int:
 
         bench = Bench(args, plan, gunicorn)
         class_rec = None if args.skip_class else bench.class_run()
+        tables = None if args.no_table else TablePhase(bench)
+        table_rec = tables.run() if tables is not None else None
         capacity = [] if args.skip_capacity else bench.capacity()
         fault_rec = bench.fault_run() if args.faults else None
         lock = bench.write_lock() if args.faults and database.kind == "sqlite" else None
@@ -1280,16 +1383,28 @@ def main(argv: list[str] | None = None) -> int:
         gunicorn.stop()
         bench.cpu.stop()
 
-        verdicts = report(bench, class_rec, capacity, fault_rec, args)
+        verdicts = report(bench, class_rec, capacity, fault_rec, args, tables, table_rec)
         if lock is not None:
             verdicts |= lock_report(lock, args.lock_seconds)
         if flood is not None:
             from django.conf import settings
 
             verdicts |= flood_report(flood, settings.JASS_LOGIN_ADDRESS_FAILURE_LIMIT)
+        learner_ids = [st.pk for st in bench.states]
+        table_counts = None
+        if tables is not None:
+            print()
+            print(
+                "TABLE RECONCILIATION (the moves the clients were told were made, against the DB)"
+            )
+            rounds = reconcile_tables(learner_ids, tables.logs)
+            for line in rounds.lines():
+                print(f"  {line}")
+            verdicts["table reconciliation"] = rounds.clean
+            table_counts = rounds.counts
         print()
         print("RECONCILIATION (acknowledged answers against the database)")
-        result = reconcile([st.pk for st in bench.states], bench.acks)
+        result = reconcile(learner_ids, bench.acks, table_counts)
         for line in result.lines():
             print(f"  {line}")
         connection.close()
