@@ -22,16 +22,6 @@ from tests.quizzes.choice_leakage import BOUND, PRESETS, Report, measure_all, ta
 SEEDS = 5000
 LABELS = tuple(k for k in KINDS if k != "trick") + ("trick.legal", "trick.points", "trick.winner")
 
-# Known leaks above the bound, each with why it stays and the most it may reach; a
-# new leak, or one of these growing, fails. (The factor pairs of who_writes and the
-# sizes of legal sets, known earlier, are gone: issue 12, item 6.)
-KNOWN: dict[tuple[str, str, str], tuple[float, str]] = {
-    # a trick's points under factors 2 and 3: the written points of the tricks of one
-    # band of ten are right a little more often (+6.8 over 5,000 points questions)
-    ("trick.points", "swisslos-2500", "learned_value"): (7.5, "bands of factored points"),
-}
-
-
 @pytest.fixture(scope="module")
 def reports() -> dict[tuple[str, str], Report]:
     found = measure_all(KINDS, PRESETS, SEEDS, cache=True)
@@ -50,7 +40,7 @@ def test_no_strategy_on_the_choices_alone_beats_a_blind_guess_by_more_than_5_poi
     assert report.count >= SEEDS // 3
     over = {}
     for name, edge in report.edges().items():
-        if edge > KNOWN.get((label, preset, name), (BOUND, ""))[0]:
+        if edge > BOUND:
             over[name] = f"{100 * report.hits[name]:.1f} % against {100 * report.chance:.1f} %"
     assert not over, f"{label} under {preset}: {over}"
 
@@ -71,9 +61,3 @@ def test_every_kind_preset_and_strategy_is_measured(reports):
         if label in ("who_writes", "ladder_step", "stoeck", "target", "trick.winner"):
             assert any(n.startswith("mode ") for n in names)
             assert any(n.startswith("odd_one_out ") for n in names)
-
-
-def test_known_leaks_are_still_there(reports):
-    """An entry of KNOWN that no longer exceeds the bound is stale: drop it."""
-    stale = [key for key in KNOWN if reports[(key[0], key[1])].edges().get(key[2], 0.0) <= BOUND]
-    assert not stale, stale
