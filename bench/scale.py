@@ -342,18 +342,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {line}")
         connections.close_all()
         verdicts["reconciliation"] = result.clean
-        failures = [
-            name
-            for name, ok in verdicts.items()
-            if not ok and (args.strict or not name.startswith(("p95", "throughput")))
-        ]
-        print(
-            f"\n{'FAILED: ' + ', '.join(failures) if failures else 'OK'} "
-            f"({time.monotonic() - started:.0f} s, two servers on PostgreSQL)"
-        )
+        status = web.conclude(verdicts, args, started, "two servers on PostgreSQL")
         for name, server in servers.items():
             print(f"server {name}: " + web.log_summary(server.tail(100_000)))
-        return 1 if failures else 0
+        return status
     except BenchError as error:
         print(f"benchmark not run: {error}", file=sys.stderr)
         return 2

@@ -1409,17 +1409,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {line}")
         connection.close()
         verdicts["reconciliation"] = result.clean
-        failures = [
-            name
-            for name, ok in verdicts.items()
-            if not ok and (args.strict or not name.startswith(("p95", "throughput")))
-        ]
-        print(
-            f"\n{'FAILED: ' + ', '.join(failures) if failures else 'OK'} "
-            f"({time.monotonic() - started:.0f} s, {database.kind})"
-        )
+        status = conclude(verdicts, args, started, database.kind)
         print(log_summary(gunicorn.tail(100_000)))
-        return 1 if failures else 0
+        return status
     except BenchError as error:
         print(f"benchmark not run: {error}", file=sys.stderr)
         return 2
@@ -1441,6 +1433,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"kept: {tmpdir}" + (f" and {database.label}" if database else ""))
         else:
             shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def conclude(verdicts: dict[str, bool], args, started: float, where: str) -> int:
+    """Print OK or the verdicts that failed and return the exit status; a missed
+    performance goal (p95, throughput) fails the run only with ``--strict``."""
+    failures = [
+        name
+        for name, ok in verdicts.items()
+        if not ok and (args.strict or not name.startswith(("p95", "throughput")))
+    ]
+    print(
+        f"\n{'FAILED: ' + ', '.join(failures) if failures else 'OK'} "
+        f"({time.monotonic() - started:.0f} s, {where})"
+    )
+    return 1 if failures else 0
 
 
 def log_summary(text: str) -> str:
