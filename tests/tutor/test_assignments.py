@@ -170,6 +170,28 @@ def test_same_questions_for_everybody_or_a_variant_each(school_class):
     ]
 
 
+def test_same_questions_stay_the_same_after_the_generators_change(school_class):
+    """A generator update between two pupils' starts (the golden file changes on
+    purpose now and then) must not give them different questions: the second copies
+    what the first was given. A variant per learner is generated afresh."""
+    a, b, c = (MembershipFactory(school_class=school_class).learner for _ in range(3))
+    same = AssignmentFactory(school_class=school_class, same_questions=True)
+    first = assignments.start_or_resume(learner=a, assignment=same)
+    changed = first.questions.get(position=0)
+    changed.question = {**changed.question, "prompt": {**changed.question["prompt"], "v": 2}}
+    changed.save()  # as if that seed had produced another question back then
+    second = assignments.start_or_resume(learner=b, assignment=same)
+    assert [q.question for q in second.questions.order_by("position")] == [
+        q.question for q in first.questions.order_by("position")
+    ]
+    assert second.questions.get(position=0).question["prompt"]["v"] == 2
+    variant = AssignmentFactory(school_class=school_class, same_questions=False)
+    mine = assignments.start_or_resume(learner=a, assignment=variant)
+    theirs = assignments.start_or_resume(learner=c, assignment=variant)
+    assert "v" not in theirs.questions.get(position=0).question["prompt"]
+    assert mine.questions.get(position=0).seed != theirs.questions.get(position=0).seed
+
+
 def test_start_resume_submit(client, school_class, member):
     assignment = AssignmentFactory(school_class=school_class)
     client.force_login(member)

@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -26,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from rules_core import RuleSet
 from tutor.accounts.models import User
-from tutor.quizzes.models import Quiz, Skill
+from tutor.quizzes.models import Quiz, QuizQuestion, Skill
 from tutor.quizzes.services import MAX_QUESTIONS, QuizError, check_can_answer, create_quiz
 from tutor.table import services as table_services
 from tutor.table.models import Focus, TableRound
@@ -144,6 +145,32 @@ def question_plan(assignment: Assignment, learner: User, attempt: int) -> list[t
     ]
 
 
+def same_questions_given(
+    assignment: Assignment, plan: list[tuple[str, int]], attempt: int
+) -> dict[int, dict[str, Any]]:
+    """The questions the first classmate got for this attempt number, by position,
+    where kind and seed match the plan: a "same questions" assignment gives everybody
+    those, even after an update of the generators changed what a seed produces."""
+    if not assignment.same_questions:
+        return {}
+    first = (
+        Quiz.objects.filter(assignment=assignment, attempt=attempt)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if first is None:
+        return {}
+    rows = QuizQuestion.objects.filter(quiz_id=first).values_list(
+        "position", "kind", "seed", "question"
+    )
+    return {
+        position: question
+        for position, kind, seed, question in rows
+        if position < len(plan) and plan[position] == (kind, seed)
+    }
+
+
 def is_member(learner: User, assignment: Assignment) -> bool:
     return Membership.objects.filter(
         learner=learner, school_class_id=assignment.school_class_id
@@ -166,6 +193,7 @@ def start_or_resume(*, learner: User, assignment: Assignment, now: datetime | No
     if used >= assignment.attempts_allowed:
         raise AssignmentError(_("You have used all your attempts for this assignment."))
     plan = question_plan(assignment, learner, used + 1)
+    stored = same_questions_given(assignment, plan, used + 1)
     try:
         with transaction.atomic():
             quiz = create_quiz(
@@ -176,6 +204,7 @@ def start_or_resume(*, learner: User, assignment: Assignment, now: datetime | No
                 source=Quiz.Source.ASSIGNMENT,
                 assignment=assignment,
                 attempt=used + 1,
+                stored=stored,
             )
     except IntegrityError:
         # Two tabs started the same attempt at once; the other one won.

@@ -7,7 +7,7 @@ restrict everything to the requesting learner); the functions check again anyway
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -86,8 +86,13 @@ def create_quiz(
     seeds: Sequence[int] | None = None,
     assignment: Any = None,
     attempt: int = 1,
+    stored: Mapping[int, dict[str, Any]] | None = None,
 ) -> Quiz:
-    """A quiz with one question per entry of ``kinds`` (in order)."""
+    """A quiz with one question per entry of ``kinds`` (in order).
+
+    ``stored``: questions by position to copy instead of generating them from their
+    seeds (what classmates were given, so that a change of the generators between
+    two pupils' starts does not give them different questions)."""
     if not learner.is_learner:
         raise QuizError("Only learners take quizzes.")
     if not kinds or len(kinds) > MAX_QUESTIONS:
@@ -110,7 +115,7 @@ def create_quiz(
             position=position,
             kind=kind,
             seed=seed,
-            question=generate(kind, seed, rules).to_dict(),
+            question=(stored or {}).get(position) or generate(kind, seed, rules).to_dict(),
         )
         for position, (kind, seed) in enumerate(zip(kinds, seeds, strict=True))
     )
