@@ -22,6 +22,7 @@ from tests.quizzes.choice_leakage import BOUND, PRESETS, Report, measure_all, ta
 SEEDS = 5000
 LABELS = tuple(k for k in KINDS if k != "trick") + ("trick.legal", "trick.points", "trick.winner")
 
+
 @pytest.fixture(scope="module")
 def reports() -> dict[tuple[str, str], Report]:
     found = measure_all(KINDS, PRESETS, SEEDS, cache=True)
