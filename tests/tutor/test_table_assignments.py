@@ -363,6 +363,19 @@ def test_same_deals_for_everybody_round_by_round(school_class):
     assert len(seeds) == 2
 
 
+def test_same_deals_stay_the_same_after_the_builders_change(school_class):
+    """A classmate who starts after an update of the scenario builders gets the deal
+    the first one got (copied), not what the seed produces now."""
+    a, b = (MembershipFactory(school_class=school_class).learner for _ in range(2))
+    same = TableAssignmentFactory(school_class=school_class, same_questions=True)
+    first = assignments.start_table_round(learner=a, assignment=same)
+    first.scenario = {**first.scenario, "before": [7, 11]}  # as if built by older code
+    first.save()
+    second = assignments.start_table_round(learner=b, assignment=same)
+    assert second.scenario == first.scenario and second.seed == first.seed
+    assert second.assignment_index == 0 and second.learner == b
+
+
 def test_another_assignment_deals_other_rounds(member, school_class):
     one = TableAssignmentFactory(school_class=school_class)
     two = TableAssignmentFactory(school_class=school_class)

@@ -266,6 +266,14 @@ def start_table_round(
             _("You have played all %(n)s rounds of this assignment.")
             % {"n": assignment.round_count}
         )
+    first = None
+    if assignment.same_questions:
+        # The deal the first classmate got, even if the scenario builders changed since.
+        first = (
+            TableRound.objects.filter(assignment=assignment, assignment_index=index)
+            .order_by("pk")
+            .first()
+        )
     try:
         with transaction.atomic():
             return table_services.start_round(
@@ -275,6 +283,7 @@ def start_table_round(
                 seeds=table_seeds(assignment, index) if assignment.same_questions else (),
                 assignment=assignment,
                 assignment_index=index,
+                same_as=first,
             )
     except IntegrityError:
         # Two tabs dealt the same round at once; the other one won.

@@ -100,9 +100,14 @@ def start_round(
     seeds: Sequence[int] = (),
     assignment: Any = None,
     assignment_index: int | None = None,
+    same_as: TableRound | None = None,
 ) -> TableRound:
     """A new round aimed at ``focus``; with ``seed`` None a fresh one is drawn (and a
     few more tried should the builder find no deal for one).
+
+    ``same_as``: a classmate's round of the same assignment whose deal this one copies
+    (its seed and stored scenario), so an update of the scenario builders between two
+    pupils' starts does not deal them different rounds.
 
     ``seeds``: candidates tried in order instead (the first with a deal wins), so a
     caller that derives seeds gets the same deal every time. ``assignment`` and
@@ -115,6 +120,16 @@ def start_round(
     if focus not in Focus.values:
         raise RoundError(_("Choose one of the focuses shown."))
     rules = rules or RuleSet()
+    if same_as is not None:
+        return TableRound.objects.create(
+            learner=learner,
+            focus=focus,
+            seed=same_as.seed,
+            rules=rules.to_dict(),
+            scenario=same_as.scenario,
+            assignment=assignment,
+            assignment_index=assignment_index,
+        )
     if seeds:
         candidates = list(seeds)
     elif seed is not None:
