@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
@@ -153,33 +154,29 @@ def assignment_barring_tools(user: User, now: datetime | None = None) -> Assignm
     if not user.is_authenticated or not user.is_learner:
         return None
     now = now or timezone.now()
-    attempts = (
-        Quiz.objects.filter(
+    return _barring(Quiz, {"submitted_at__isnull": True}, user, now) or _barring(
+        TableRound, {"finished_at__isnull": True}, user, now
+    )
+
+
+def _barring(
+    model: type[Quiz] | type[TableRound], unfinished: dict[str, Any], user: User, now: datetime
+) -> Assignment | None:
+    """The first open assignment (by due date) of the user's unfinished quiz attempts
+    or table rounds (``model``) whose teacher did not allow tools, in a class the user
+    is still in."""
+    rows = (
+        model.objects.filter(
             learner=user,
-            submitted_at__isnull=True,
             assignment__tools_allowed=False,
             assignment__opens_at__lte=now,
             assignment__school_class__memberships__learner=user,
+            **unfinished,
         )
         .select_related("assignment")
         .order_by("assignment__due_at")
     )
-    for attempt in attempts:
-        if attempt.assignment.is_open(now):
-            return attempt.assignment
-    rounds = (
-        TableRound.objects.filter(
-            learner=user,
-            finished_at__isnull=True,
-            assignment__tools_allowed=False,
-            assignment__opens_at__lte=now,
-            assignment__school_class__memberships__learner=user,
-        )
-        .select_related("assignment")
-        .order_by("assignment__due_at")
-    )
-    for table_round in rounds:
-        assignment = table_round.assignment
-        if assignment is not None and assignment.is_open(now):
-            return assignment
+    for row in rows:
+        if row.assignment is not None and row.assignment.is_open(now):
+            return row.assignment
     return None
