@@ -135,12 +135,12 @@ def probe(n: int, root: Path, profile: str | None) -> int:
         )
 
     def table_move(i: int):
-        from bench.tablerounds import form_of
+        from tutor.table.forms import post_data
 
         round_id, count, move = table_moves[i]
         return client.post(
             f"/table/{round_id}/move/",
-            form_of(move, count),
+            post_data(move, count),
             headers={"HX-Request": "true", "HX-Target": "table-round"},
         )
 

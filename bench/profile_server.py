@@ -256,7 +256,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-profile", action="store_true", help="skip phases 2 and 3")
     args = parser.parse_args(argv)
 
-    from .server import BenchError, postgres_database, production_env, sqlite_database
+    from .server import (
+        BenchError,
+        postgres_database,
+        production_env,
+        setup_django_like,
+        sqlite_database,
+    )
 
     tmp = Path(tempfile.mkdtemp(prefix="jass-profile-"))
     database = None
@@ -267,14 +273,7 @@ def main(argv: list[str] | None = None) -> int:
             database = sqlite_database(tmp)
         env = production_env(database)
         env.update(dict(item.split("=", 1) for item in args.env))
-        for key, value in env.items():
-            if value:
-                os.environ[key] = value
-            else:
-                os.environ.pop(key, None)
-        import django
-
-        django.setup()
+        setup_django_like(env)
         from .data import PASSWORD, prepare
 
         args.password = PASSWORD

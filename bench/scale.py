@@ -44,7 +44,14 @@ from pathlib import Path
 
 from . import web
 from .client import Client, Response, wait_until_up
-from .server import BenchError, Gunicorn, free_port, postgres_database, production_env
+from .server import (
+    BenchError,
+    Gunicorn,
+    free_port,
+    postgres_database,
+    production_env,
+    setup_django_like,
+)
 
 HAPROXY_CONFIG = """\
 global
@@ -273,14 +280,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         env = production_env(database)
         env["JASS_PROXY_COUNT"] = "1"  # HAProxy appends the client's address
-        for key, value in env.items():
-            os.environ[key] = value
-        import django
-
-        django.setup()
+        setup_django_like(env)
         from django.db import connections
 
-        from .data import PASSWORD, prepare, reconcile
+        from .data import PASSWORD, prepare
 
         args.password = PASSWORD
         plan = prepare(
@@ -335,13 +338,9 @@ def main(argv: list[str] | None = None) -> int:
             cluster.sessions_at_kill.get(n, 0) > 0 for n in ("a", "b")
         )
         verdicts["scale: b served after the kill"] = served.get("b", 0) > 0
-        print()
-        print("RECONCILIATION (acknowledged answers against the database)")
-        result = reconcile([st.pk for st in bench.states], bench.acks, None)
-        for line in result.lines():
-            print(f"  {line}")
+        learner_ids = [st.pk for st in bench.states]
+        verdicts["reconciliation"] = web.report_reconciliation(learner_ids, bench.acks, None)
         connections.close_all()
-        verdicts["reconciliation"] = result.clean
         status = web.conclude(verdicts, args, started, "two servers on PostgreSQL")
         for name, server in servers.items():
             print(f"server {name}: " + web.log_summary(server.tail(100_000)))

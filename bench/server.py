@@ -104,6 +104,19 @@ def postgres_database(url: str | None) -> Database:
     )
 
 
+def setup_django_like(env: dict[str, str]) -> None:
+    """Set up Django in this process with ``env`` (an empty value unsets the variable),
+    so that the setup and the reconciliation see what the servers see."""
+    for key, value in env.items():
+        if value:
+            os.environ[key] = value
+        else:
+            os.environ.pop(key, None)
+    import django
+
+    django.setup()
+
+
 def production_env(database: Database) -> dict[str, str]:
     """Production settings, as ``make serve`` runs them, minus the TLS redirect.
 

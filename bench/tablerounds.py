@@ -63,35 +63,6 @@ PRESETS = ("default", "w-en", "ausmachregel", "swisslos-2500")
 MAX_STEPS = 60  # a round takes 11 moves, a few more with wrong cards
 
 
-def form_of(move: dict[str, Any], n: int) -> dict[str, str]:
-    """A move object as the round page's forms post it (``tutor/table/forms.py``)."""
-    if "play" in move:
-        data = {"action": "play", "card": move["play"], "n": str(n)}
-        if "announce" in move:
-            data["announce"] = str(move["announce"] or 0)
-        if move.get("stoeck"):
-            data["stoeck"] = "on"
-        return data
-    if "writes" in move:
-        w = move["writes"]
-        team = "none" if w["team"] is None else str(w["team"])
-        return {"action": "writes", "team": team, "points": str(w["points"]), "n": str(n)}
-    if "stoeck" in move:
-        return {"action": "stoeck", "n": str(n)}
-    if "announce" in move:
-        return {"action": "announce", "announce": str(move["announce"]), "n": str(n)}
-    j = move["jasstafel"]
-    data = {"action": "jasstafel", "n": str(n)}
-    for team in ("1", "2"):
-        for block, value in j["blocks"][team].items():
-            data[f"t{team}_{block}"] = str(value)
-    target = j["target"]
-    data["target_team"] = "none" if target["team"] is None else str(target["team"])
-    data["target_block"] = target["block"] or ""
-    data["target_trick"] = "" if target["trick"] is None else str(target["trick"])
-    return data
-
-
 def choose(table: Any, rng: random.Random, wrong_share: float) -> tuple[dict[str, Any], str]:
     """The next move and what it is: "reference", or a deliberate mistake."""
     from teaching.table import reference_move
@@ -290,8 +261,10 @@ class TablePhase:
         htmx: bool,
         expect: tuple[int, ...],
     ) -> Response:
+        from tutor.table.forms import post_data  # Django is set up by then
+
         path = f"/table/{round_id}/move/"
-        form = form_of(move, n)
+        form = post_data(move, n)
         if htmx:
             current = f"/table/{round_id}/"
             return client.htmx_post(

@@ -67,6 +67,7 @@ from .server import (
     free_port,
     postgres_database,
     production_env,
+    setup_django_like,
     sqlite_database,
 )
 from .tablerounds import MOVE_ENDPOINTS, TABLE_ENDPOINTS, TablePhase
@@ -1329,18 +1330,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             database = sqlite_database(tmpdir)
         env = production_env(database)
-        # Django in this process (setup, reconciliation) sees what gunicorn sees.
-        for key, value in env.items():
-            if value:
-                os.environ[key] = value
-            else:
-                os.environ.pop(key, None)
+        setup_django_like(env)
         import django
-
-        django.setup()
         from django.db import connection
 
-        from .data import PASSWORD, prepare, reconcile, reconcile_tables
+        from .data import PASSWORD, prepare, reconcile_tables
 
         args.password = PASSWORD
         port = free_port(args.port)
@@ -1402,13 +1396,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {line}")
             verdicts["table reconciliation"] = rounds.clean
             table_counts = rounds.counts
-        print()
-        print("RECONCILIATION (acknowledged answers against the database)")
-        result = reconcile(learner_ids, bench.acks, table_counts)
-        for line in result.lines():
-            print(f"  {line}")
+        verdicts["reconciliation"] = report_reconciliation(learner_ids, bench.acks, table_counts)
         connection.close()
-        verdicts["reconciliation"] = result.clean
         status = conclude(verdicts, args, started, database.kind)
         print(log_summary(gunicorn.tail(100_000)))
         return status
@@ -1433,6 +1422,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"kept: {tmpdir}" + (f" and {database.label}" if database else ""))
         else:
             shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def report_reconciliation(learner_ids: list[int], acks, table_counts) -> bool:
+    """Print every acknowledged answer checked against the database; True when clean."""
+    from .data import reconcile
+
+    print()
+    print("RECONCILIATION (acknowledged answers against the database)")
+    result = reconcile(learner_ids, acks, table_counts)
+    for line in result.lines():
+        print(f"  {line}")
+    return result.clean
 
 
 def conclude(verdicts: dict[str, bool], args, started: float, where: str) -> int:

@@ -20,13 +20,21 @@ import pytest
 from django.urls import reverse
 
 from rules_core import DECK
-from teaching.table import FOCUSES, Scenario, learner_view, referee, reference_move
+from teaching.table import (
+    FOCUSES,
+    Scenario,
+    build_scenario,
+    learner_view,
+    referee,
+    reference_move,
+)
 from teaching.table.view import public_cards
 from tests.factories import LearnerFactory, TableRoundFactory, TeacherFactory
 from tutor.core.cards import display_name
 from tutor.quizzes.models import SkillState
 from tutor.quizzes.services import record_skill
 from tutor.table import services
+from tutor.table.forms import move_form, post_data
 from tutor.table.models import TableRound
 
 pytestmark = pytest.mark.django_db
@@ -52,40 +60,11 @@ def table(round_):
     return referee(scenario(round_), round_.moves)
 
 
-def form_data(move, n):
-    """A move object as the table's forms post it."""
-    if "play" in move:
-        data = {"action": "play", "card": move["play"], "n": n}
-        if "announce" in move:
-            data["announce"] = str(move["announce"] or 0)
-        if move.get("stoeck"):
-            data["stoeck"] = "on"
-        return data
-    if "writes" in move:
-        w = move["writes"]
-        team = "none" if w["team"] is None else str(w["team"])
-        return {"action": "writes", "team": team, "points": str(w["points"]), "n": n}
-    if "stoeck" in move:
-        return {"action": "stoeck", "n": n}
-    if "announce" in move:
-        return {"action": "announce", "announce": str(move["announce"]), "n": n}
-    j = move["jasstafel"]
-    data = {"action": "jasstafel", "n": n}
-    for team in ("1", "2"):
-        for block, value in j["blocks"][team].items():
-            data[f"t{team}_{block}"] = str(value)
-    target = j["target"]
-    data["target_team"] = "none" if target["team"] is None else str(target["team"])
-    data["target_block"] = target["block"] or ""
-    data["target_trick"] = "" if target["trick"] is None else str(target["trick"])
-    return data
-
-
 def post(client, round_, move, *, htmx=False, n=None, **extra):
     round_.refresh_from_db()
     n = round_.move_count if n is None else n
     headers = HX if htmx else {}
-    return client.post(url(round_, "move"), form_data(move, n), **headers, **extra)
+    return client.post(url(round_, "move"), post_data(move, n), **headers, **extra)
 
 
 def play_out(client, round_, policy=reference_move, *, htmx=False, on_response=None):
@@ -136,6 +115,21 @@ def strip_csrf(html):
 
 # ---------------------------------------------------------------------------
 # Starting and resuming
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+def test_post_data_is_what_the_forms_read_back(focus):
+    """post_data (tests and the benchmark post with it) is the inverse of the forms:
+    every move of a whole round, wrong ones included, comes back unchanged."""
+    table = referee(build_scenario(focus, 3), [])
+    moves = []
+    while table.phase != "done":
+        move = reference_move(table)
+        form = move_form(post_data(move, len(moves)))
+        assert form is not None and form.is_valid(), form.errors if form else move
+        assert form.move() == move and form.cleaned_data["n"] == len(moves)
+        moves.append(move)
+        table = referee(table.scenario, moves)
 
 
 def test_start_page_offers_every_focus_and_rule_set(client, learner):
@@ -686,7 +680,7 @@ def test_a_jasstafel_with_a_team_but_no_block_is_a_400_and_keeps_the_numbers(cli
     while t.phase != "jasstafel":
         post(client, round_, reference_move(t))
         t = table(round_)
-    data = form_data(reference_move(t), round_.move_count)
+    data = post_data(reference_move(t), round_.move_count)
     data.update(target_team="1", target_block="", t1_weis="37")
     response = client.post(url(round_, "move"), data)
     assert response.status_code == 400

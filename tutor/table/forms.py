@@ -187,3 +187,36 @@ def move_form(data: Any) -> MoveForm | None:
     """The bound form for the POST's ``action``, or None for an unknown action."""
     form_class = FORMS.get(str(data.get("action", "")))
     return None if form_class is None else form_class(data)
+
+
+def post_data(move: dict[str, Any], n: int) -> dict[str, str]:
+    """What the round page's forms post for ``move`` (a move object of
+    :mod:`teaching.table`) on a table of ``n`` moves: the inverse of
+    ``move_form(data).move()``, for tests and the load benchmark, which play rounds
+    without reading the forms off the page."""
+    count = str(n)
+    if "play" in move:
+        data = {"action": "play", "card": move["play"], "n": count}
+        if "announce" in move:
+            data["announce"] = str(move["announce"] or 0)
+        if move.get("stoeck"):
+            data["stoeck"] = "on"
+        return data
+    if "writes" in move:
+        w = move["writes"]
+        team = "none" if w["team"] is None else str(w["team"])
+        return {"action": "writes", "team": team, "points": str(w["points"]), "n": count}
+    if "stoeck" in move:
+        return {"action": "stoeck", "n": count}
+    if "announce" in move:
+        return {"action": "announce", "announce": str(move["announce"]), "n": count}
+    j = move["jasstafel"]
+    data = {"action": "jasstafel", "n": count}
+    for team in ("1", "2"):
+        for block, value in j["blocks"][team].items():
+            data[f"t{team}_{block}"] = str(value)
+    target = j["target"]
+    data["target_team"] = "none" if target["team"] is None else str(target["team"])
+    data["target_block"] = target["block"] or ""
+    data["target_trick"] = "" if target["trick"] is None else str(target["trick"])
+    return data
