@@ -1,7 +1,8 @@
 """Lessons cannot contradict their own examples (issue 11, section 2).
 
 Every ``expect:`` line is checked by the engine when the course is loaded, and prose
-that names a team or player next to an example must be backed by such a line.
+that names a team or player next to an example must be backed by such a line; the
+numbers it states must be ones the engine computes there, and written-out sums add up.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from tutor.lessons.examples import (
     ExampleError,
     ExpectationError,
     check_expectation,
+    engine_numbers,
     evaluate,
     mentions,
 )
@@ -342,6 +344,40 @@ def test_prose_naming_an_unbacked_player_fails(course_copy: Path):
     _plant(course_copy, "writes 50;", "writes 50, player 4 nothing;", ("en",))
     with pytest.raises(ExampleError, match="names player 4"):
         check_course(course_copy)
+
+
+def test_prose_stating_a_number_the_engine_does_not_compute_fails(course_copy: Path):
+    # The example gives Team 2 50; the prose may say 50, not 60.
+    _plant(course_copy, "writes 50;", "writes 60;", ("en",))
+    with pytest.raises(ExampleError, match=r"01-who.en.md:\d+: the prose states 60"):
+        check_course(course_copy)
+
+
+def test_prose_sum_must_add_up(course_copy: Path):
+    _plant(course_copy, "writes 50;", "writes 30 + 30 = 50;", ("en",))
+    with pytest.raises(ExampleError, match="'30 \\+ 30 = 50' does not add up"):
+        check_course(course_copy)
+
+
+def test_a_correct_sum_of_engine_numbers_backs_its_result(course_copy: Path):
+    # 70 is no number of the example, but 50 and 20 are (20: Stöck, a rule value).
+    _plant(course_copy, "writes 50;", "writes 50 and would hold 50 + 20 = 70;", ("en",))
+    check_course(course_copy)
+    _plant(course_copy, "50 + 20 = 70", "50 + 25 = 75", ("en",))
+    with pytest.raises(ExampleError, match="the prose states 25, 75"):
+        check_course(course_copy)
+
+
+def test_engine_numbers_reach_running_totals():
+    example = evaluate(
+        _spec(
+            "target",
+            {"before": "960 980", "weis": "50 0", "stoeck": "0 20", "tricks": "40 117"},
+        )
+    )
+    numbers = engine_numbers(example.data)
+    # 1010: Team 1 after its Weis; 1000: Team 2 after its Stöck; 1117: Team 2 at the end.
+    assert {960, 980, 1010, 1000, 1050, 1117} <= numbers
 
 
 def test_prose_under_another_heading_is_not_next_to_the_example(course_copy: Path):

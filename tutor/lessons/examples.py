@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
+from enum import Enum
 from typing import Any
 
 from rules_core import (
@@ -58,6 +59,8 @@ from rules_core import (
     trick_winner,
 )
 from rules_core.cards import Rank, Suit
+from rules_core.scoring import CARD_POINTS_TOTAL, LAST_TRICK_BONUS, MATCH_BONUS
+from rules_core.tables import STOECK_POINTS
 
 from .content import ExampleSpec, Expectation, LessonFile, example_spans, find_examples
 
@@ -648,6 +651,88 @@ def _neighbourhoods(body: str) -> Iterable[tuple[str, list[ExampleSpec], int]]:
                 yield text[a:b], near, body.count("\n", 0, start + a) + 1
 
 
+# -- numbers in prose -------------------------------------------------------------------
+#
+# A sentence that names a team or player next to an example may also state a number:
+# a block, a running total, what a meld is worth. Such a number must be one the engine
+# computed for that example (or one its expect lines state); "a + b = c" and "a × b = c"
+# must add up. Numbers up to 10 are left alone: they are card ranks, tricks and places.
+
+_NUMBER = re.compile(r"(?<![\w.,-])(\d{2,5})(?![\w.,]\d)")
+_ARITHMETIC = re.compile(r"(\d+(?:\s*[+×−-]\s*\d+)+)\s*=\s*(\d+)")
+# The round's fixed sums may be named beside any example: 152 card points, 157 with the
+# last trick, 257 with a match, and 20 for Stöck.
+RULE_NUMBERS = frozenset(
+    {
+        CARD_POINTS_TOTAL,
+        CARD_POINTS_TOTAL + LAST_TRICK_BONUS,
+        CARD_POINTS_TOTAL + LAST_TRICK_BONUS + MATCH_BONUS,
+        STOECK_POINTS,
+    }
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n\s*[-*] ")
+
+
+def engine_numbers(value: Any, _depth: int = 0) -> set[int]:
+    """Every whole number reachable from an evaluated example: blocks, totals, running
+    totals of the target trace, meld values, trick points (the rule set itself aside).
+
+    >>> sorted(engine_numbers({"totals": (1010, 1117), "blocks": [{"weis": 50}]}))
+    [50, 1010, 1117]
+    """
+    if _depth > 12 or isinstance(value, (bool, str, bytes, RuleSet, Card)):
+        return set()
+    if isinstance(value, int):
+        return set() if isinstance(value, Enum) else {value}
+    found: set[int] = set()
+    if isinstance(value, dict):
+        items: Iterable[Any] = value.values()
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        items = value
+    elif hasattr(value, "to_dict"):
+        items = [value.to_dict()]
+    elif is_dataclass(value):
+        items = [getattr(value, f.name) for f in fields(value)]
+    elif hasattr(value, "__slots__"):
+        items = [getattr(value, n.lstrip("_"), None) for n in value.__slots__]
+    else:
+        return found
+    for item in items:
+        found |= engine_numbers(item, _depth + 1)
+    return found
+
+
+def _evaluate_sum(expression: str) -> int:
+    """``"257 × 3"`` or ``"960 + 50 - 10"``: products first, then sums."""
+    total = 0
+    for sign, term in re.findall(r"([+−-]?)\s*(\d+(?:\s*×\s*\d+)*)", expression):
+        value = 1
+        for factor in term.split("×"):
+            value *= int(factor)
+        total += -value if sign in "−-" and sign else value
+    return total
+
+
+def _arithmetic_error(text: str) -> str | None:
+    for m in _ARITHMETIC.finditer(text):
+        value = _evaluate_sum(m[1])
+        if value != int(m[2]):
+            return f"{m[0]!r} does not add up (it makes {value})"
+    return None
+
+
+def _unbacked_numbers(sentence: str, backed: set[int]) -> list[int]:
+    """Numbers above 10 that are neither backed nor part of a sum that is: in a correct
+    "a + b = c" the result is backed by its terms, and the terms by the result."""
+    text = _TEAM_GLOSS.sub("", sentence)
+    ok = set(backed)
+    for m in _ARITHMETIC.finditer(text):
+        terms = {int(n) for n in re.findall(r"\d+", m[1])}
+        if int(m[2]) in backed or terms <= backed:
+            ok |= terms | {int(m[2])}
+    return sorted({int(n) for n in _NUMBER.findall(text) if int(n) > 10} - ok)
+
+
 def check_prose(lesson: LessonFile) -> None:
     """Every team or player named by number next to an example, or in its caption, is
     backed by one of the expect lines of the examples beside it (or, for a player,
@@ -665,12 +750,39 @@ def check_prose(lesson: LessonFile) -> None:
             backed_players |= p
         missing = [f"Team {n}" for n in sorted(teams - backed_teams)]
         missing += [f"player {n}" for n in sorted(players - backed_players)]
+        where = ", ".join(f"line {spec.line + lesson.body_offset}" for spec in near)
         if missing:
-            where = ", ".join(f"line {spec.line + lesson.body_offset}" for spec in near)
             raise ExpectationError(
                 f"{lesson.path}:{line + lesson.body_offset}: the prose names "
                 f"{', '.join(missing)} next to the example at {where}, but no expect: line "
                 "there says anything about them"
+            )
+        _check_numbers(lesson, chunk, near, line, where)
+
+
+def _check_numbers(
+    lesson: LessonFile, chunk: str, near: list[ExampleSpec], line: int, where: str
+) -> None:
+    """A sentence about a team or player states only numbers the engine computed."""
+    backed: set[int] = set(RULE_NUMBERS)
+    for spec in near:
+        backed |= engine_numbers(evaluate(spec).data)
+        backed |= {int(n) for e in spec.expects for n in re.findall(r"\d+", e.text)}
+    position = 0
+    for sentence in _SENTENCE_END.split(chunk):
+        position = chunk.find(sentence, position)
+        at = f"{lesson.path}:{line + chunk.count(chr(10), 0, position) + lesson.body_offset}"
+        wrong = _arithmetic_error(sentence)
+        if wrong:
+            raise ExpectationError(f"{at}: {wrong}")
+        if not any(mentions(sentence)):
+            continue
+        unbacked = _unbacked_numbers(sentence, backed)
+        if unbacked:
+            raise ExpectationError(
+                f"{at}: the prose states {', '.join(map(str, unbacked))} about a team or "
+                f"player next to the example at {where}, but the engine computes no such "
+                "number there and no expect: line states it"
             )
 
 
