@@ -20,18 +20,21 @@ from rules_core import RuleSet
 from rules_core.cli import main as cli_main
 from rules_core.deals import play_round
 from teaching.generators import KINDS
+from teaching.table import FOCUSES, Scenario, referee, reference_move
 from tests.factories import (
     AssignmentFactory,
     LearnerFactory,
     MembershipFactory,
     SchoolClassFactory,
+    TableAssignmentFactory,
     TeacherFactory,
 )
 from tests.rules_core.scenes import S_EN_DEAL, S_EN_TEXT
-from tutor.classroom.assignments import start_or_resume, submit
+from tutor.classroom.assignments import start_or_resume, start_table_round, submit
 from tutor.lessons.models import Lesson
 from tutor.lessons.services import load_course
 from tutor.quizzes.services import answer, create_quiz
+from tutor.table.forms import post_data
 
 pytestmark = pytest.mark.django_db
 
@@ -279,6 +282,57 @@ def test_teacher_pages_and_csv_exports_count_players_and_teams_from_1(client, cl
         reverse("classroom:class_mastery_csv", args=[c.pk]),
     ]
     report = {}
+    for lang in LANGS:
+        report |= check_pages(client, urls, lang)
+    assert_clean(report)
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+def test_table_rounds_count_players_and_teams_from_1(client, focus):
+    """The table trainer's pages, at the first move, with a wrong move's feedback, at
+    the end and in the summary, and the teacher's results of a table assignment."""
+    teacher = TeacherFactory()
+    school_class = SchoolClassFactory(teacher=teacher)
+    learner = LearnerFactory()
+    MembershipFactory(school_class=school_class, learner=learner)
+    assignment = TableAssignmentFactory(school_class=school_class, focus=focus, round_count=1)
+    round_ = start_table_round(learner=learner, assignment=assignment)
+    client.force_login(learner)
+    page = reverse("table:round", args=[round_.pk])
+    urls = [reverse("table:start"), page]
+
+    def table():
+        round_.refresh_from_db()
+        return referee(Scenario.from_dict(round_.scenario), round_.moves)
+
+    def play(move):
+        data = post_data(move, round_.move_count)
+        assert client.post(reverse("table:move", args=[round_.pk]), data).status_code == 302
+
+    wrong_shown = False
+    report = {}
+    while (t := table()).phase != "done":
+        move = reference_move(t)
+        if not wrong_shown and t.phase == "play" and len(t.legal) < len(t.hand):
+            # An illegal card: judged wrong with its reason, and played again.
+            play({"play": next(c for c in t.hand if c not in t.legal)})
+            for lang in LANGS:
+                report |= check_pages(client, [page], lang)
+            wrong_shown = True
+        play(move)
+        if round_.move_count == 1:
+            for lang in LANGS:
+                report |= check_pages(client, urls, lang)
+    assert wrong_shown, "no illegal card was on offer in this round"
+    urls = [page, reverse("table:summary", args=[round_.pk])]
+    for lang in LANGS:
+        report |= check_pages(client, urls, lang)
+    client.force_login(teacher)
+    urls = [
+        reverse("classroom:assignment_results", args=[assignment.pk]),
+        reverse("classroom:assignment_results_csv", args=[assignment.pk]),
+        reverse("classroom:learner_history", args=[school_class.pk, learner.pk]),
+    ]
     for lang in LANGS:
         report |= check_pages(client, urls, lang)
     assert_clean(report)
