@@ -14,7 +14,8 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.html import escape
+from django.utils.translation import get_language, gettext
 
 from rules_core import RulesError
 from tutor.core.context_processors import current_deck
@@ -36,7 +37,13 @@ def _link_refs(text: str) -> str:
 def markdown_to_html(text: str) -> str:
     # Lesson files are ours and reviewed; no user text ever reaches this function.
     # attr_list carries the heading ids that with_heading_ids() writes as "{#id}".
-    return markdown.markdown(_link_refs(text), extensions=["tables", "sane_lists", "attr_list"])
+    html = markdown.markdown(_link_refs(text), extensions=["tables", "sane_lists", "attr_list"])
+    # A wide table scrolls in its own box on a phone; the box takes the keyboard focus
+    # so that it can be scrolled without a mouse (WCAG 2.1.1).
+    label = escape(gettext("Table"))
+    return html.replace(
+        "<table>", f'<div class="table-scroll" tabindex="0" role="region" aria-label="{label}"><table>'
+    ).replace("</table>", "</table></div>")
 
 
 # --- Heading ids: every section of a lesson can be linked (quiz feedback does) --------
