@@ -73,6 +73,27 @@ in ``weis_value``, where the announcement is a meld's value.
 Kinds
 =====
 
+``basics``: the Puur and the Nell (R1.3), and the four players (R2.1-R2.3)
+---------------------------------------------------------------------------
+- ``seed % 10`` picks the sub-type (``inputs["sub"]`` = ``prompt["sub"]``): 0 and 1
+  ``trump_name``, 2-9 ``seat`` (see :mod:`teaching.generators.basics`).
+- ``trump_name``: inputs ``{"sub", "contract": a suit code, "name": "Puur" | "Nell"}``;
+  prompt ``{"sub", "preset", "name"}``; value ``{"card": code}`` (rules_core's
+  ``trump_name``). Four choices: the Under and the 9 of the trump suit and of one
+  other suit. Mistakes: ``puur_nell_swapped``, ``trump_suit_ignored``,
+  ``puur_nell_swapped_outside_trump``. Explanation: ``basics.trump_name`` (R1.3).
+- ``seat``: inputs ``{"sub", "question", "asked"}`` with ``question`` one of
+  ``partner`` (of seat ``asked``), ``chooser`` (after the Vorhand pushes),
+  ``first_lead``, ``next_vorhand``, ``last_to_play`` (in a trick the Vorhand leads);
+  prompt ``{"sub", "preset", "question", "asked"}``; value ``{"seat": 0-3}``. The
+  four seats are always the four choices, each the answer twice in ten seeds.
+  Mistakes: ``own_seat_named``, ``neighbour_taken_for_partner``,
+  ``vorhand_chooses_after_pushing``, ``next_player_chooses``, ``last_player_chooses``,
+  ``next_player_leads``, ``chooser_leads``, ``last_player_leads``, ``vorhand_stays``,
+  ``partner_becomes_vorhand``, ``vorhand_passes_backwards``, ``leader_plays_last``,
+  ``turn_order_confused``. Explanation: one ``basics.<question>`` entry (R2.1, R2.2
+  or R2.3; values ``asked``, ``seat``).
+
 ``weis_value``: what does the player announce? (R5.1-R5.4; R5.3, R5.5 when they apply)
 -------------------------------------------------------------------------------------
 - inputs: ``{"hand": [9 cards], "contract": code}``
@@ -284,6 +305,7 @@ from .base import (
     assemble_choices,
     plain,
 )
+from .basics import BASICS
 from .stoeck import STOECK
 from .target import TARGET
 from .trick import TRICK
@@ -305,7 +327,7 @@ __all__ = [
 ]
 
 REGISTRY: dict[str, Kind] = {
-    k.name: k for k in (WEIS_VALUE, WHO_WRITES, LADDER_STEP, STOECK, TARGET, TRICK)
+    k.name: k for k in (BASICS, WEIS_VALUE, WHO_WRITES, LADDER_STEP, STOECK, TARGET, TRICK)
 }
 """The question kinds by name, in teaching order."""
 

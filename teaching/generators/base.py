@@ -30,6 +30,7 @@ __all__ = [
     "Question",
     "QuizError",
     "Retry",
+    "SeatValue",
     "Solved",
     "StepValue",
     "StoeckValue",
@@ -104,8 +105,21 @@ class CardValue(TypedDict):
     card: str
 
 
+class SeatValue(TypedDict):
+    """``basics``/``seat``: a seat, 0-3 in playing order from the Vorhand."""
+
+    seat: int
+
+
 ChoiceValue: TypeAlias = (
-    PointsValue | TeamPointsValue | StepValue | StoeckValue | TargetValue | CardsValue | CardValue
+    PointsValue
+    | TeamPointsValue
+    | StepValue
+    | StoeckValue
+    | TargetValue
+    | CardsValue
+    | CardValue
+    | SeatValue
 )
 """The value of a choice (and of an answer) of any kind."""
 

@@ -96,7 +96,7 @@ def _canon(value: Any) -> str:
 
 
 def _label(q: Any) -> str:
-    return f"trick.{q.prompt['sub']}" if q.kind == "trick" else q.kind
+    return f"{q.kind}.{q.prompt['sub']}" if q.kind in ("trick", "basics") else q.kind
 
 
 def _samples_for(job: tuple[str, str, int, int]) -> list[Sample]:
@@ -181,7 +181,9 @@ def features(label: str, value: Any, order: Sequence[str]) -> Features:
         place = len(order) if block is None else list(order).index(block)
         team = "none" if value["team"] is None else str(value["team"])
         return Features({"block_place": place}, {"team": team, "block": str(block)})
-    if label == "trick.winner":
+    if label == "basics.seat":
+        return Features({"seat": value["seat"]}, {"team": str(value["seat"] % 2)})
+    if label in ("trick.winner", "basics.trump_name"):
         code = value["card"]
         return Features(
             {"rank": _card_rank(code), "puur_or_nell": int(code[1:] in ("J", "9"))},

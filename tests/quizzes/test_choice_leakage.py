@@ -1,6 +1,7 @@
 """Issue 12, item 6: a question's choices must not give the answer away.
 
-Over 5,000 seeds per kind and rule-set preset (the trick sub-types measured apart),
+Over 5,000 seeds per kind and rule-set preset (the sub-types of trick and basics
+measured apart),
 no strategy that looks only at the choices' values (the lowest and highest dropped,
 the middle one, the roundest number, the largest, the smallest, the most frequent
 or the odd component, values remembered from earlier questions ...; the list is in
@@ -20,7 +21,13 @@ from teaching.generators import KINDS
 from tests.quizzes.choice_leakage import BOUND, PRESETS, Report, measure_all, table
 
 SEEDS = 5000
-LABELS = tuple(k for k in KINDS if k != "trick") + ("trick.legal", "trick.points", "trick.winner")
+SUBS = {
+    "basics": ("basics.seat", "basics.trump_name"),
+    "trick": ("trick.legal", "trick.points", "trick.winner"),
+}
+LABELS = tuple(label for k in KINDS for label in SUBS.get(k, (k,)))
+# A sub-type asked in fewer than a third of the seeds (basics: Puur or Nell in 2 of 10).
+SHARE = {"basics.trump_name": 5}
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +45,7 @@ def test_no_strategy_on_the_choices_alone_beats_a_blind_guess_by_more_than_5_poi
 ):
     report = reports[(label, preset)]
     print(f"\n{label} / {preset}: chance {100 * report.chance:.1f} %; {report.rank_text()}")
-    assert report.count >= SEEDS // 3
+    assert report.count >= SEEDS // SHARE.get(label, 3)
     over = {}
     for name, edge in report.edges().items():
         if edge > BOUND:

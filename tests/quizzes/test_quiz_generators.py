@@ -85,8 +85,16 @@ def values(q: Question) -> list:
 # registry, errors
 
 
-def test_kinds_are_the_six_skills_in_teaching_order():
-    assert KINDS == ("weis_value", "who_writes", "ladder_step", "stoeck", "target", "trick")
+def test_kinds_are_the_seven_skills_in_teaching_order():
+    assert KINDS == (
+        "basics",
+        "weis_value",
+        "who_writes",
+        "ladder_step",
+        "stoeck",
+        "target",
+        "trick",
+    )
     assert tuple(REGISTRY) == KINDS
     for name in KINDS:
         kind = get_kind(name)
@@ -147,7 +155,30 @@ def test_same_seed_gives_the_same_question(kind):
 @pytest.mark.parametrize("kind", KINDS)
 def test_different_seeds_mostly_give_different_questions(kind):
     inputs = [json.dumps(q.inputs, sort_keys=True) for q in questions(kind)[:200]]
+    if kind == "basics":
+        # A small space, asked whole: Puur or Nell in each of four trump suits, and
+        # eight questions about the players (four partners, chooser, first lead,
+        # next Vorhand, last card).
+        assert len(set(inputs)) == 2 * 4 + 8
+        return
     assert len(set(inputs)) >= 195
+
+
+def test_r1_3_r2_basics_every_player_is_the_answer_equally_often():
+    """The four players are always the four choices, so only the question can tell
+    the answer; over the seat questions each player is right equally often."""
+    seats = Counter()
+    for seed in range(400):
+        q = generate("basics", seed)
+        if q.inputs["sub"] == "seat":
+            assert sorted(c["value"]["seat"] for c in q.choices) == [0, 1, 2, 3]
+            seats[q.answer_value["seat"]] += 1
+        else:
+            trump = q.inputs["contract"]
+            name = {"Puur": "J", "Nell": "9"}[q.inputs["name"]]
+            assert q.answer_value == {"card": trump + name}
+            assert len({c["value"]["card"][0] for c in q.choices}) == 2
+    assert set(seats.values()) == {80}
 
 
 def _digest(kinds=KINDS, seeds=range(25)) -> str:

@@ -199,7 +199,7 @@ def test_the_demo_class_schedules_from_the_answers_moved_into_the_past():
     weeks; every skill's schedule is the one those answers give at their moved times,
     applied in the order they counted."""
     call_command(
-        "make_demo_class", learners=3, assignments=3, seed=11, teacher="fsrs", stdout=io.StringIO()
+        "make_demo_class", learners=3, assignments=3, seed=12, teacher="fsrs", stdout=io.StringIO()
     )
     states = SkillState.objects.filter(learner__memberships__school_class__teacher__username="fsrs")
     assert states.count() >= 3

@@ -76,6 +76,7 @@ Zu spät ist verloren [R6.5].
 """,
 }
 CARDS_BODY = "## Cards\n\nThirty-six cards [R1.1], ranks [R1.2], Puur and Nell [R1.3].\n"
+DECK_BODY = "## The deck\n\nThirty-six cards [R1.1] in four suits, ranks [R1.2].\n"
 TARGET_BODY = (
     "## Blocks\n\nThree blocks [R7.1].\n\n## The target\n\nPlay to 1000 [R7.2]; "
     "blocks in order [R7.3]; trick by trick [R7.4]; nobody yet [R7.5].\n"
@@ -91,6 +92,7 @@ def make_lesson(slug, position, rules, bodies):
 @pytest.fixture
 def mini_course(db):
     make_lesson("cards", 1, ["R1.1", "R1.2", "R1.3"], {"de": CARDS_BODY, "en": CARDS_BODY})
+    make_lesson("deck", 2, ["R1.1", "R1.2"], {"de": DECK_BODY, "en": DECK_BODY})
     stoeck = make_lesson(
         "stoeck", 11, ["R6.1", "R6.2", "R6.3", "R6.4", "R6.4a", "R6.5"], STOECK_BODY
     )
@@ -185,14 +187,26 @@ def test_factor_lesson_uses_a_rule_set_that_has_factors():
         assert "R4.5" in generate(kind, plan.pick_seed(kind, rng), plan.rules).rules_tested
 
 
-def test_cards_and_table_lessons_get_no_question():
-    """No kind tests R1.x or R2.x under any rule set: no question, only practice."""
-    for own in ({"R1.1", "R1.2", "R1.3"}, {"R2.1", "R2.2", "R2.3", "R2.4"}):
-        assert plan_questions(frozenset(own), frozenset()).kinds == ()
+def test_r1_3_r2_cards_and_table_lessons_ask_about_puur_nell_and_the_players():
+    """Lesson 01 asks which card is the Puur or the Nell, lesson 02 about the players."""
+    rng = random.Random(11)
+    for own, tested in (
+        ({"R1.1", "R1.2", "R1.3"}, {"R1.3"}),
+        ({"R2.1", "R2.2", "R2.3", "R2.4"}, {"R2.1", "R2.2", "R2.3"}),
+    ):
+        plan = plan_questions(frozenset(own), frozenset({"R3.6", "R5.5"}))
+        assert plan.kinds == ("basics",)
+        for _ in range(10):
+            question = generate("basics", plan.pick_seed("basics", rng), plan.rules)
+            assert set(question.rules_tested) <= tested
+
+
+def test_a_lesson_whose_rules_no_kind_tests_gets_no_question():
+    assert plan_questions(frozenset({"R1.1", "R1.2", "R2.4"}), frozenset()).kinds == ()
 
 
 def test_lesson_without_a_kind_shows_no_question_but_links_to_practice(client, mini_course):
-    html = client.get(lesson_url("cards")).content.decode()
+    html = client.get(lesson_url("deck")).content.decode()
     assert 'class="question-card' not in html
     assert f'href="{reverse("quizzes:practice")}"' in html
 

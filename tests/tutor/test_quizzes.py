@@ -9,6 +9,7 @@ from django.urls import reverse
 from teaching import mastery
 from teaching.generators import KINDS, recompute
 from tests.factories import LearnerFactory, SkillStateFactory, TeacherFactory
+from tutor.core.cards import display_name
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
 from tutor.quizzes.selectors import suggested_skills
 from tutor.quizzes.services import create_quiz
@@ -200,7 +201,7 @@ def test_practice_page_shows_mastery_per_skill(client, learner):
 
 def test_cached_question_follows_the_language_and_the_deck(client, learner, quiz):
     client.force_login(learner)
-    url = q_url(quiz, 0)  # weis_value: a hand of cards
+    url = q_url(quiz, KINDS.index("weis_value"))  # a hand of cards
     german = client.get(url).content.decode()
     assert "Rosen" in german or "Schellen" in german or "Schilten" in german or "Eicheln" in german
     client.post(reverse("set_deck"), {"deck": "french"})
@@ -240,3 +241,35 @@ def test_answering_replaces_the_cached_form_with_the_feedback(client, learner, q
     client.post(q_url(quiz, 3, "answer"), {"choice": right})
     after = client.get(q_url(quiz, 3)).content.decode()
     assert 'name="choice"' not in after and "feedback--right" in after
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_r1_3_r2_basics_questions_explain_the_card_or_player(client, learner, lang):
+    """Every basics case (Puur, Nell, four partners, chooser, first lead, next Vorhand,
+    last card): the page names no answer before answering; after a wrong answer the
+    explanation names the right card or player and links its rule."""
+    quiz = create_quiz(learner=learner, kinds=["basics"] * 10, seeds=list(range(10)))
+    client.force_login(learner)
+    client.post(reverse("set_language"), {"language": lang, "next": "/"})
+    player = {"de": "Spieler", "en": "Player"}[lang]
+    for question in quiz.questions.order_by("position"):
+        url = q_url(quiz, question.position)
+        before = client.get(url).content.decode()
+        assert "feedback--" not in before and "rule-ref" not in before
+        right, wrong = right_and_wrong(question)
+        client.post(q_url(quiz, question.position, "answer"), {"choice": wrong})
+        after = client.get(url).content.decode()
+        data = question.question
+        rule = data["rules_tested"][0]
+        assert f'#{rule}">{rule}</a>' in after
+        value = data["choices"][ord(right) - ord("a")]["value"]
+        if "seat" in value:
+            assert f"{player} {value['seat'] + 1}" in after.split("verdict")[-1]
+        else:
+            name = display_name(value["card"], lang, "swiss")
+            trump_name = data["inputs"]["name"]
+            says = {
+                "de": f"{name} ist {'der' if trump_name == 'Puur' else 'das'} {trump_name}",
+                "en": f"{name} is the {trump_name}",
+            }[lang]
+            assert says in after

@@ -49,6 +49,11 @@ def seat_label(seat: int | None) -> str:
     return _("Player %(n)s") % {"n": seat + 1}
 
 
+def player_short(seat: int) -> str:
+    """``Player 3``: a player's number alone, where "(Vorhand)" would give an answer away."""
+    return _("Player %(n)s") % {"n": seat + 1}
+
+
 def team_label(team: int | None) -> str:
     if team is None:
         return _("no team")

@@ -10,7 +10,7 @@ least one of the lesson's rules. Among fitting questions we prefer, in this orde
 learner has not met the ladder of lesson 08), (2) the largest share of the question's
 rules that are the lesson's own. Per kind the best fit is measured once per process over
 the seeds 0-35, which cover every scenario of every kind (the generators pick their
-scenario by ``seed % n`` with n = 3, 4, 6 or 9; ladder_step's nine all test R5.5). A
+scenario by ``seed % n`` with n = 3, 4, 6, 9 or 10; ladder_step's nine all test R5.5). A
 lesson gets the best-fitting kind and, when there is one, a second kind that needs no
 more later rules than the first: one question per kind, at most two.
 
@@ -20,11 +20,10 @@ kind's best (a few draws; after ``MAX_DRAWS`` one of the sample seeds that did).
 Which rule set. The default; when no kind tests any of the lesson's rules under it, the
 first preset under which one does (lesson 12, factors: only "swisslos-2500" has any).
 
-No kind at all: the rules of lesson 01 (cards, R1.x) and 02 (table and contracts, R2.x)
-are tested by no kind under any rule set. The nearest kinds (who wins a trick, card
-points) would ask about tricks and points, which lessons 03 and 04 teach; a question on
-rules the learner has not met yet teaches nothing, so these lessons get no question,
-only the link to practice.
+Lessons 01 (cards) and 02 (table and contracts) get the ``basics`` kind: which card is
+the Puur or the Nell (R1.3), and questions about the four players (R2.1-R2.3). A
+lesson whose rules no kind tests (say R1.1 and R1.2 alone) gets no question, only the
+link to practice.
 
 Visitors and teachers answer too, but nothing is stored: their question is named by a
 signed token holding the lesson, the kind and a random nonce; the seed is derived from

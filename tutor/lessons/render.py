@@ -13,8 +13,8 @@ from django.core.cache import caches
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
 from rules_core import RulesError
@@ -41,9 +41,8 @@ def markdown_to_html(text: str) -> str:
     # A wide table scrolls in its own box on a phone; the box takes the keyboard focus
     # so that it can be scrolled without a mouse (WCAG 2.1.1).
     label = escape(gettext("Table"))
-    return html.replace(
-        "<table>", f'<div class="table-scroll" tabindex="0" role="region" aria-label="{label}"><table>'
-    ).replace("</table>", "</table></div>")
+    box = f'<div class="table-scroll" tabindex="0" role="region" aria-label="{label}">'
+    return html.replace("<table>", box + "<table>").replace("</table>", "</table></div>")
 
 
 # --- Heading ids: every section of a lesson can be linked (quiz feedback does) --------

@@ -11,6 +11,72 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 MISTAKES: dict[str, Promise] = {
+    # basics: the Puur and the Nell (R1.3)
+    "puur_nell_swapped": gettext_lazy(
+        "This answer swaps the two names. In fact the Puur is the Under of the trump suit and "
+        "the Nell is its 9 (R1.3)."
+    ),
+    "trump_suit_ignored": gettext_lazy(
+        "This answer takes the card from a suit that is not trump. In fact only the trump suit "
+        "has a Puur and a Nell; the same card in another suit is an ordinary card (R1.3)."
+    ),
+    "puur_nell_swapped_outside_trump": gettext_lazy(
+        "This answer takes the other card, and from a suit that is not trump. In fact the Puur "
+        "is the Under of the trump suit and the Nell is the 9 of the trump suit (R1.3)."
+    ),
+    # basics: the four players, counted from the Vorhand (R2.1-R2.3)
+    "own_seat_named": gettext_lazy(
+        "This answer names the player asked about. In fact a partner is another player: the "
+        "one sitting opposite, two places further on (R2.1)."
+    ),
+    "neighbour_taken_for_partner": gettext_lazy(
+        "This answer takes a neighbour for the partner. In fact partners sit opposite each "
+        "other, so neighbours always play for different teams (R2.1)."
+    ),
+    "vorhand_chooses_after_pushing": gettext_lazy(
+        "This answer lets the Vorhand choose after pushing. In fact pushing hands the choice "
+        "to the partner opposite, who must choose; pushing back is not allowed (R2.3)."
+    ),
+    "next_player_chooses": gettext_lazy(
+        "This answer passes the choice to the next player in turn. In fact after a push the "
+        "Vorhand's partner, sitting opposite, must choose (R2.3)."
+    ),
+    "last_player_chooses": gettext_lazy(
+        "This answer passes the choice to the player before the Vorhand. In fact after a push "
+        "the Vorhand's partner, sitting opposite, must choose (R2.3)."
+    ),
+    "next_player_leads": gettext_lazy(
+        "This answer lets the next player in turn lead. In fact the Vorhand leads the first "
+        "trick, whoever chose the contract (R2.3)."
+    ),
+    "chooser_leads": gettext_lazy(
+        "This answer lets the player who chose the contract lead. In fact the Vorhand leads "
+        "the first trick even when the partner chose after a push (R2.3)."
+    ),
+    "last_player_leads": gettext_lazy(
+        "This answer lets the player before the Vorhand lead. In fact the Vorhand leads the "
+        "first trick, whoever chose the contract (R2.3)."
+    ),
+    "vorhand_stays": gettext_lazy(
+        "This answer keeps the same Vorhand. In fact the Vorhand passes on by one seat with "
+        "every new round (R2.2)."
+    ),
+    "partner_becomes_vorhand": gettext_lazy(
+        "This answer moves the Vorhand two seats on. In fact it passes on by one seat with "
+        "every new round, to the next player in turn (R2.2)."
+    ),
+    "vorhand_passes_backwards": gettext_lazy(
+        "This answer moves the Vorhand the wrong way round. In fact it passes on to the next "
+        "player in turn, the one who played after the Vorhand (R2.2)."
+    ),
+    "leader_plays_last": gettext_lazy(
+        "This answer lets the player who leads also play last. In fact the players play in "
+        "turn, one card each, so the last card comes from the player before the leader (R2.1)."
+    ),
+    "turn_order_confused": gettext_lazy(
+        "This answer mixes up the order of play. In fact the players play in turn, one card "
+        "each, starting with the leader; the fourth card ends the trick (R2.1)."
+    ),
     # weis_value: what a player announces (R5.1-R5.4)
     "sum_of_melds": gettext_lazy(
         "This answer adds up all the melds in the hand. In fact you announce the value of one meld "

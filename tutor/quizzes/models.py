@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Skill(models.TextChoices):
+    BASICS = "basics", _("Cards and players")
     WEIS_VALUE = "weis_value", _("Weis value of a hand")
     WHO_WRITES = "who_writes", _("Who writes Weis")
     LADDER_STEP = "ladder_step", _("Which ladder step decides")

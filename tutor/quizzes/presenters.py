@@ -34,6 +34,7 @@ from rules_core import (
     resolve_weis,
     score_round,
 )
+from teaching.generators import get_kind
 from tutor.core import explain as ex
 
 from .mistakes import mistake_text
@@ -105,6 +106,8 @@ def choice_label(kind: str, value: dict[str, Any], prompt: dict[str, Any], deck:
                 "team": ex.team_short(value["team"]),
                 "block": ex.block_label(value["block"]),
             }
+    elif "seat" in value:
+        text = ex.player_short(value["seat"])
     elif "card" in value:
         cards = _cards([value["card"]])
         text = ex.card_label(value["card"], deck)
@@ -118,6 +121,13 @@ def choice_label(kind: str, value: dict[str, Any], prompt: dict[str, Any], deck:
 
 def _body(kind: str, inputs: dict[str, Any], prompt: dict[str, Any]) -> dict[str, Any]:
     """The situation a question describes, as objects the templates draw."""
+    if kind == "basics":
+        return {
+            "sub": inputs["sub"],
+            "name": inputs.get("name"),
+            "question": inputs.get("question"),
+            "asked": inputs.get("asked"),
+        }
     if kind == "weis_value":
         return {"hand": _cards(inputs["hand"])}
     if kind == "who_writes":
@@ -165,6 +175,10 @@ def _timeline(inputs: dict[str, Any], prompt: dict[str, Any]) -> list[list[dict[
 
 def _solution(kind: str, inputs: dict[str, Any], rules: RuleSet, deck: str) -> dict[str, Any]:
     """The result, recomputed by rules_core from the inputs, for the explanation."""
+    if kind == "basics":
+        # The kind's own solver: rules_core's trump_name (R1.3) and team_of (R2.1).
+        solved = get_kind("basics").solve(inputs, rules)
+        return {"entry": solved.explanation[0], **solved.value}
     contract = Contract.parse(inputs["contract"])
     if kind == "weis_value":
         choice = explain_best_meld(_cards(inputs["hand"]), contract, rules)

@@ -52,6 +52,11 @@ def seat_label(seat: int | None) -> str:
 
 
 @register.filter
+def player_short(seat: int) -> str:
+    return ex.player_short(seat)
+
+
+@register.filter
 def team_label(team: int | None) -> str:
     return ex.team_label(team)
 

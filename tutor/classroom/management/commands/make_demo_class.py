@@ -101,6 +101,7 @@ FIRST_NAMES = (
 )
 
 TITLES = {
+    Skill.BASICS: "Puur, Nell und die Spieler",
     Skill.WEIS_VALUE: "Weis zählen",
     Skill.WHO_WRITES: "Wer schreibt den Weis?",
     Skill.LADDER_STEP: "Die Weis-Leiter",
@@ -111,6 +112,7 @@ TITLES = {
 
 # How hard a skill is (higher: harder) and how long an answer takes, in seconds.
 DIFFICULTY = {
+    Skill.BASICS: -1.0,
     Skill.TRICK: -0.6,
     Skill.WEIS_VALUE: -0.2,
     Skill.LADDER_STEP: 0.2,
@@ -119,6 +121,7 @@ DIFFICULTY = {
     Skill.TARGET: 0.8,
 }
 SECONDS = {
+    Skill.BASICS: 12,
     Skill.TRICK: 20,
     Skill.WEIS_VALUE: 28,
     Skill.LADDER_STEP: 35,
