@@ -368,6 +368,22 @@ def test_a_correct_sum_of_engine_numbers_backs_its_result(course_copy: Path):
         check_course(course_copy)
 
 
+def test_prose_saying_who_writes_is_checked_against_the_example(course_copy: Path):
+    _plant(course_copy, "Team 1 nothing.", "Team 1 writes no Weis.", ("en",))
+    check_course(course_copy)
+    _plant(course_copy, "Team 1 writes no Weis.", "Team 2 writes no Weis.", ("en",))
+    with pytest.raises(ExampleError, match="says 'Team 2 writes no Weis', but no example"):
+        check_course(course_copy)
+
+
+def test_german_prose_saying_who_writes_is_checked_too(course_copy: Path):
+    _plant(course_copy, "Team 1 nichts.", "Team 1 schreibt keinen Weis.", ("de",))
+    check_course(course_copy)
+    _plant(course_copy, "schreibt 50;", "schreibt 20;", ("de",))
+    with pytest.raises(ExampleError, match=r"says 'Team 2 \(Spieler 2 und 4\) schreibt 20'"):
+        check_course(course_copy)
+
+
 def test_engine_numbers_reach_running_totals():
     example = evaluate(
         _spec(

@@ -737,7 +737,11 @@ def check_prose(lesson: LessonFile) -> None:
     """Every team or player named by number next to an example, or in its caption, is
     backed by one of the expect lines of the examples beside it (or, for a player,
     by its parameters)."""
-    captions = [(s.params.get("caption", ""), [s], s.line) for s in find_examples(lesson.body)]
+    examples = find_examples(lesson.body)
+    captions = [(s.params.get("caption", ""), [s], s.line) for s in examples]
+    headings = [0] + [
+        lesson.body.count("\n", 0, h.start()) + 1 for h in re.finditer(r"(?m)^#{1,6} ", lesson.body)
+    ]
     for chunk, near, line in [*_neighbourhoods(lesson.body), *captions]:
         teams, players = mentions(chunk)
         if not teams and not players:
@@ -757,17 +761,70 @@ def check_prose(lesson: LessonFile) -> None:
                 f"{', '.join(missing)} next to the example at {where}, but no expect: line "
                 "there says anything about them"
             )
-        _check_numbers(lesson, chunk, near, line, where)
+        start = max(h for h in headings if h <= line)
+        end = min([h for h in headings if h > line] + [10**9])
+        section = [e for e in examples if start <= e.line < end]
+        _check_numbers(lesson, chunk, near, line, where, section)
+
+
+# What a sentence says a team writes, in the words the lessons use; each claim is
+# checked against the Weis, Stöck or whole-round examples beside it.
+_TEAM_N = r"Team ([12]) (?:\((?:players|Spieler) [1-4] (?:and|und) [1-4]\) )?"
+_NO_WEIS = r"(?:writes (?:no Weis|nothing)|schreibt (?:keinen Weis|nichts))"
+_CLAIMS = (
+    ("no_weis", re.compile(_TEAM_N + _NO_WEIS)),
+    ("no_stoeck", re.compile(_TEAM_N + r"(?:writes no Stöck|schreibt keine Stöck)")),
+    ("stoeck", re.compile(_TEAM_N + r"(?:writes the (?:20|Stöck)|schreibt die (?:20|Stöck))")),
+    ("points", re.compile(_TEAM_N + r"(?:writes|schreibt) (?:its |the |die )?(\d+)(?! ×)")),
+)  # fmt: skip
+
+
+def _claim_holds(kind: str, team: int, points: int | None, example: Evaluated) -> bool | None:
+    """Whether one example bears the claim out (None: this kind of example cannot tell)."""
+    d = example.data
+    if example.kind == "weis" and kind in ("no_weis", "points"):
+        result = d["result"]
+        writes = result.scored if result.team == team else 0
+        return writes == 0 if kind == "no_weis" else writes == points
+    if example.kind == "stoeck" and kind in ("no_stoeck", "stoeck", "points"):
+        result = d["scenario"].result
+        scored = result.status == "scored" and result.team == team
+        return not scored if kind == "no_stoeck" else scored and points in (None, 20)
+    if example.kind == "round" and kind == "points":
+        return points in (d["score"].totals[team], *d["score"].blocks[team].values())
+    return None
+
+
+def _false_claims(sentence: str, evaluated: list[Evaluated]) -> list[str]:
+    """The claims of ``sentence`` that an example beside it can judge and none bears out."""
+    false = []
+    for kind, pattern in _CLAIMS:
+        for m in pattern.finditer(sentence):
+            team = int(m[1]) - 1
+            points = int(m[2]) if kind == "points" else None
+            verdicts = [_claim_holds(kind, team, points, e) for e in evaluated]
+            judged = [v for v in verdicts if v is not None]
+            if judged and not any(judged):
+                false.append(m[0])
+    return false
 
 
 def _check_numbers(
-    lesson: LessonFile, chunk: str, near: list[ExampleSpec], line: int, where: str
+    lesson: LessonFile,
+    chunk: str,
+    near: list[ExampleSpec],
+    line: int,
+    where: str,
+    section: list[ExampleSpec],
 ) -> None:
-    """A sentence about a team or player states only numbers the engine computed."""
+    """A sentence about a team or player states only numbers the engine computed, and
+    what it says a team writes is what an example of its section shows."""
     backed: set[int] = set(RULE_NUMBERS)
-    for spec in near:
-        backed |= engine_numbers(evaluate(spec).data)
+    evaluated = [evaluate(spec) for spec in near]
+    for spec, example in zip(near, evaluated, strict=True):
+        backed |= engine_numbers(example.data)
         backed |= {int(n) for e in spec.expects for n in re.findall(r"\d+", e.text)}
+    in_section = [evaluate(spec) for spec in section]
     position = 0
     for sentence in _SENTENCE_END.split(chunk):
         position = chunk.find(sentence, position)
@@ -783,6 +840,11 @@ def _check_numbers(
                 f"{at}: the prose states {', '.join(map(str, unbacked))} about a team or "
                 f"player next to the example at {where}, but the engine computes no such "
                 "number there and no expect: line states it"
+            )
+        for claim in _false_claims(sentence, in_section):
+            raise ExpectationError(
+                f"{at}: the prose says {claim!r}, but no example of its section bears "
+                f"that out (next to it: the example at {where})"
             )
 
 
