@@ -52,7 +52,7 @@ def card_html(code: str, lang: str, deck: str, marked: bool) -> SafeString:
             suit=escape(view.suit),
             marked_class=" card--marked" if marked else "",
             label=escape(view.label),
-            marked_label=escape(f" ({_('highlighted')})") if marked else "",
+            marked_label=escape(" (" + _("highlighted") + ")") if marked else "",
             code=escape(view.code),
             index=escape(view.index),
             sprite=escape(_sprite()),
