@@ -214,3 +214,29 @@ def test_share_bars_name_their_parts_where_they_fit():
     outline = [r for r in root.iter(f"{SVG}rect") if r.get("fill") == "none"]
     assert len(outline) == 1  # the empty bar of Stöck
     assert re.fullmatch(r"kinds-h0", root.find(f"{SVG}defs/{SVG}pattern").get("id"))
+
+
+def test_heatmap_names_match_the_maps_name_column():
+    """The copy of the name column that stays in view on a phone: decoration only, and
+    laid out exactly like the map's own names (same width, height and positions)."""
+    arguments = {
+        "columns": ["Weis einer Hand", "Stichspiel"],
+        "rows": [
+            charts.HeatRow("jürg <script>", [0.0, None]),
+            charts.HeatRow("zoë", [0.5, 1.0]),
+            charts.HeatRow("Average", [0.25, 1.0], separated=True),
+        ],
+    }  # as heat() draws them
+    names = parse(str(charts.heatmap_names(**arguments)))
+    whole = parse(str(heat()))
+    assert names.get("aria-hidden") == "true" and names.get("role") is None
+    assert names.get("height") == whole.get("height")
+    labels = {(t.get("x"), t.get("y"), t.text) for t in names.iter(f"{SVG}text")}
+    assert labels == {
+        (t.get("x"), t.get("y"), t.text)
+        for t in whole.iter(f"{SVG}text")
+        if t.text in ("jürg <script>", "zoë", "Average")
+    }
+    # The name column ends where the first cell begins.
+    first_cell = min(float(r.get("x")) for r in whole.iter(f"{SVG}rect") if r.get("x"))
+    assert float(names.get("width")) == first_cell - 1

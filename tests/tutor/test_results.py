@@ -671,6 +671,10 @@ def test_mastery_page_draws_the_heat_map(english, teacher, history, school_class
     html = response.content.decode()
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg" id="mastery-map"' in html
     assert 'role="img" aria-labelledby="mastery-map-title mastery-map-desc"' in html
+    # The names again, over the map's left edge, to stay in view while a phone scrolls.
+    frame = html.split('<div class="heat-frame">', 1)[1]
+    assert frame.startswith('<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg heat-names"')
+    assert 'aria-hidden="true"' in frame.split(">", 1)[0]
     weakest = response.context["grid"].weakest
     assert f"the weakest skill is {weakest.skill.label}" in html
     assert "The class’s weakest skill is <strong>" in html

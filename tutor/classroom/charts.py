@@ -205,6 +205,69 @@ class HeatRow:
     separated: bool = False  # drawn below a rule (a summary row such as the average)
 
 
+@dataclass(frozen=True)
+class _HeatLayout:
+    label_width: float
+    header_height: float
+    width: float
+    height: float
+    row_tops: tuple[float, ...]  # the top of each row's cells
+    rules: tuple[float, ...]  # the height of the rule above each separated row
+
+
+_HEAT_GAP = 6  # above a separated row
+_HEAT_LABEL_SIZE = 13
+
+
+def _heat_layout(
+    columns: Sequence[str], rows: Sequence[HeatRow], cell_width: float, cell_height: float
+) -> _HeatLayout:
+    size = _HEAT_LABEL_SIZE
+    label_width = min(
+        170.0, max(90.0, max((text_width(r.label, size) for r in rows), default=0) + 14)
+    )
+    header_lines = [wrap(c, cell_width - 6, 11) for c in columns]
+    header_height = 14 * max((len(lines) for lines in header_lines), default=1) + 10
+    tops, rules, y = [], [], header_height
+    for row in rows:
+        if row.separated:
+            rules.append(y + _HEAT_GAP / 2)
+            y += _HEAT_GAP
+        tops.append(y)
+        y += cell_height
+    return _HeatLayout(
+        label_width=label_width,
+        header_height=header_height,
+        width=label_width + cell_width * len(columns) + 2,
+        height=y + 2,
+        row_tops=tuple(tops),
+        rules=tuple(rules),
+    )
+
+
+def _heat_labels(
+    layout: _HeatLayout, rows: Sequence[HeatRow], cell_height: float, width: float
+) -> list[str]:
+    """The learners' names at the left and the rule above a summary row."""
+    parts = [
+        f'<line x1="0" y1="{_n(y)}" x2="{_n(width)}" y2="{_n(y)}" '
+        f'stroke="{RULE}" stroke-width="1.5"/>'
+        for y in layout.rules
+    ]
+    for row, top in zip(rows, layout.row_tops, strict=True):
+        parts.append(
+            _text(
+                layout.label_width - 8,
+                top + cell_height / 2 + 4.5,
+                fit(row.label, layout.label_width - 10, _HEAT_LABEL_SIZE),
+                size=_HEAT_LABEL_SIZE,
+                anchor="end",
+                weight="bold" if row.separated else "normal",
+            )
+        )
+    return parts
+
+
 def heatmap(
     *,
     chart_id: str,
@@ -221,15 +284,10 @@ def heatmap(
     per cent printed in it (no sign; the caption says "in per cent"); no data is a
     pale hatched cell with ``empty``. Column ``marked`` (the one the rows are sorted
     by) has a bold heading and a frame."""
-    size = 13
-    label_width = min(
-        170.0, max(90.0, max((text_width(r.label, size) for r in rows), default=0) + 14)
-    )
+    size = _HEAT_LABEL_SIZE
+    layout = _heat_layout(columns, rows, cell_width, cell_height)
+    label_width, header_height, width = layout.label_width, layout.header_height, layout.width
     header_lines = [wrap(c, cell_width - 6, 11) for c in columns]
-    header_height = 14 * max((len(lines) for lines in header_lines), default=1) + 10
-    gap = 6  # above a separated row
-    height = header_height + cell_height * len(rows) + gap * sum(r.separated for r in rows) + 2
-    width = label_width + cell_width * len(columns) + 2
     parts = [f"<defs>{_hatch(f'{chart_id}-none', '#f7f7f7', '#9a9a9a', 0.5)}</defs>"]
     for i, lines in enumerate(header_lines):
         cx = label_width + cell_width * (i + 0.5)
@@ -246,25 +304,9 @@ def heatmap(
                     weight="bold" if i == marked else "normal",
                 )
             )
-    y = header_height
-    for row in rows:
-        if row.separated:
-            parts.append(
-                f'<line x1="0" y1="{_n(y + gap / 2)}" x2="{_n(width)}" y2="{_n(y + gap / 2)}" '
-                f'stroke="{RULE}" stroke-width="1.5"/>'
-            )
-            y += gap
+    parts += _heat_labels(layout, rows, cell_height, width)
+    for row, y in zip(rows, layout.row_tops, strict=True):
         weight = "bold" if row.separated else "normal"
-        parts.append(
-            _text(
-                label_width - 8,
-                y + cell_height / 2 + 4.5,
-                fit(row.label, label_width - 10, size),
-                size=size,
-                anchor="end",
-                weight=weight,
-            )
-        )
         for i, value in enumerate(row.values):
             x = label_width + cell_width * i
             if value is None:
@@ -288,19 +330,38 @@ def heatmap(
                     weight=weight,
                 )
             )
-        y += cell_height
     if marked is not None:
         parts.append(
             _rect(
                 label_width + cell_width * marked,
                 header_height - 1,
                 cell_width,
-                y - header_height + 2,
+                layout.height - 2 - header_height + 2,
                 "none",
                 extra=f' stroke="{INK}" stroke-width="2"',
             )
         )
-    return _svg(chart_id, width, height, title, desc, "".join(parts))
+    return _svg(chart_id, width, layout.height, title, desc, "".join(parts))
+
+
+def heatmap_names(
+    *,
+    columns: Sequence[str],
+    rows: Sequence[HeatRow],
+    cell_width: float = 66,
+    cell_height: float = 26,
+) -> SafeString:
+    """The name column of :func:`heatmap` (same arguments, same geometry) on its own, to
+    lie over the map's left edge and stay in view while a narrow screen scrolls the
+    cells sideways. Decoration only (``aria-hidden``): the map itself is the picture."""
+    layout = _heat_layout(columns, rows, cell_width, cell_height)
+    body = "".join(_heat_labels(layout, rows, cell_height, layout.label_width))
+    return mark_safe(  # noqa: S308 -- every text went through escape() in _text()
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg heat-names" '
+        f'aria-hidden="true" focusable="false" width="{_n(layout.label_width)}" '
+        f'height="{_n(layout.height)}" viewBox="0 0 {_n(layout.label_width)} '
+        f'{_n(layout.height)}" font-family="{FONT}">{body}</svg>'
+    )
 
 
 def scale_legend(

@@ -1563,6 +1563,7 @@ def learner_progress(
 class Figure:
     svg: SafeString
     title: str  # the summary, also the picture's <title>
+    names: SafeString | None = None  # a heat map's name column, kept in view on phones
 
 
 def _day(value: date) -> str:
@@ -1595,6 +1596,8 @@ def mastery_figures(grid: MasteryGrid) -> tuple[Figure, Figure]:
     rows.append(
         charts.HeatRow(gettext("Class average"), [a.mastery for a in grid.averages], separated=True)
     )
+    columns = [s.label for s in grid.skills]
+    names = charts.heatmap_names(columns=columns, rows=rows)
     heat = charts.heatmap(
         chart_id="mastery-map",
         title=title,
@@ -1603,7 +1606,7 @@ def mastery_figures(grid: MasteryGrid) -> tuple[Figure, Figure]:
             "in per cent, from dark purple (0) to yellow (100); a pale hatched cell with a "
             "dash: not practised yet. The last row is the class average."
         ),
-        columns=[s.label for s in grid.skills],
+        columns=columns,
         rows=rows,
         marked=next((i for i, s in enumerate(grid.skills) if s.skill == grid.sort), None),
     )
@@ -1622,7 +1625,7 @@ def mastery_figures(grid: MasteryGrid) -> tuple[Figure, Figure]:
         ],
         empty_label=gettext("not practised yet"),
     )
-    return Figure(heat, title), Figure(scale, scale_title)
+    return Figure(heat, title, names), Figure(scale, scale_title)
 
 
 def kind_bars_figure(results: AssignmentResults) -> Figure:
