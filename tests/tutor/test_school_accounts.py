@@ -516,6 +516,22 @@ def test_a_teacher_cannot_reset_someone_outside_the_class_or_an_administrator(
     assert CARDS_SESSION_KEY not in client.session
 
 
+@pytest.mark.parametrize("bad", ["9223372036854775808", "1" * 40, "-1", "1e3", "٣"])
+def test_a_reset_of_an_id_no_database_can_hold_is_a_400_not_a_500(
+    client, teacher, school_class, pupil, bad
+):
+    """Found by the fuzzing test: 2^63 reached SQLite as a parameter (OverflowError)."""
+    client.force_login(teacher)
+    response = client.post(
+        reverse("roster:reset_many", args=[school_class.pk]),
+        {"pupils": [pupil.pk, bad]},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400
+    assert "This learner is not in the class." in response.content.decode()
+    assert not User.objects.filter(must_set_password=True).exists()
+
+
 def test_a_reset_without_a_choice_is_a_400_with_the_reason(client, teacher, school_class, pupil):
     client.force_login(teacher)
     response = client.post(reverse("roster:reset_many", args=[school_class.pk]), {})

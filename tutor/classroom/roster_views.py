@@ -27,6 +27,7 @@ from django.views.decorators.http import require_POST
 from tutor.accounts.login_cards import login_card
 from tutor.accounts.models import User
 from tutor.accounts.permissions import teacher_required
+from tutor.core.fields import IdMultipleChoiceField
 
 from . import roster
 from .models import SchoolClass
@@ -58,7 +59,7 @@ class RosterForm(forms.Form):
 
 
 class ResetForm(forms.Form):
-    pupils = forms.ModelMultipleChoiceField(
+    pupils = IdMultipleChoiceField(
         queryset=User.objects.none(),
         label=gettext_lazy("Pupils"),
         error_messages={
