@@ -208,6 +208,7 @@ class HeatRow:
 @dataclass(frozen=True)
 class _HeatLayout:
     label_width: float
+    header_lines: tuple[tuple[str, ...], ...]  # each column's heading, wrapped
     header_height: float
     width: float
     height: float
@@ -226,7 +227,7 @@ def _heat_layout(
     label_width = min(
         170.0, max(90.0, max((text_width(r.label, size) for r in rows), default=0) + 14)
     )
-    header_lines = [wrap(c, cell_width - 6, 11) for c in columns]
+    header_lines = tuple(tuple(wrap(c, cell_width - 6, 11)) for c in columns)
     header_height = 14 * max((len(lines) for lines in header_lines), default=1) + 10
     tops, rules, y = [], [], header_height
     for row in rows:
@@ -237,6 +238,7 @@ def _heat_layout(
         y += cell_height
     return _HeatLayout(
         label_width=label_width,
+        header_lines=header_lines,
         header_height=header_height,
         width=label_width + cell_width * len(columns) + 2,
         height=y + 2,
@@ -287,9 +289,8 @@ def heatmap(
     size = _HEAT_LABEL_SIZE
     layout = _heat_layout(columns, rows, cell_width, cell_height)
     label_width, header_height, width = layout.label_width, layout.header_height, layout.width
-    header_lines = [wrap(c, cell_width - 6, 11) for c in columns]
     parts = [f"<defs>{_hatch(f'{chart_id}-none', '#f7f7f7', '#9a9a9a', 0.5)}</defs>"]
-    for i, lines in enumerate(header_lines):
+    for i, lines in enumerate(layout.header_lines):
         cx = label_width + cell_width * (i + 0.5)
         top = header_height - 8 - 14 * (len(lines) - 1)
         for k, line in enumerate(lines):
@@ -336,7 +337,7 @@ def heatmap(
                 label_width + cell_width * marked,
                 header_height - 1,
                 cell_width,
-                layout.height - 2 - header_height + 2,
+                layout.height - header_height,
                 "none",
                 extra=f' stroke="{INK}" stroke-width="2"',
             )

@@ -46,7 +46,7 @@ def seat_label(seat: int | None) -> str:
         return "?"
     if seat == 0:
         return _("Player %(n)s (Vorhand)") % {"n": seat + 1}
-    return _("Player %(n)s") % {"n": seat + 1}
+    return player_short(seat)
 
 
 def player_short(seat: int) -> str:

@@ -14,14 +14,9 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from .converters import MAX_ID
+from .converters import is_id
 
 __all__ = ["IdMultipleChoiceField"]
-
-
-def _is_id(value: Any) -> bool:
-    text = str(value)
-    return text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_ID
 
 
 class IdMultipleChoiceField(forms.ModelMultipleChoiceField):
@@ -29,7 +24,7 @@ class IdMultipleChoiceField(forms.ModelMultipleChoiceField):
 
     def _check_values(self, value: Iterable[Any]) -> Any:
         for pk in value:
-            if not _is_id(pk):
+            if not is_id(pk):
                 raise ValidationError(
                     self.error_messages["invalid_pk_value"],
                     code="invalid_pk_value",

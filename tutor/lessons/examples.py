@@ -628,6 +628,9 @@ def _backing(spec: ExampleSpec) -> tuple[set[int], set[int]]:
     return teams, players
 
 
+_HEADING_START = re.compile(r"(?m)^#{1,6} ")
+
+
 def _neighbourhoods(body: str) -> Iterable[tuple[str, list[ExampleSpec], int]]:
     """Each stretch of prose with the examples next to it, and its first body line.
 
@@ -639,7 +642,7 @@ def _neighbourhoods(body: str) -> Iterable[tuple[str, list[ExampleSpec], int]]:
     for k in range(len(spans) + 1):
         start, end = bounds[2 * k], bounds[2 * k + 1]
         text = body[start:end]
-        cuts = [0, *(h.start() for h in re.finditer(r"(?m)^#{1,6} ", text)), len(text)]
+        cuts = [0, *(h.start() for h in _HEADING_START.finditer(text)), len(text)]
         pieces = list(zip(cuts, cuts[1:], strict=False))
         for i, (a, b) in enumerate(pieces):
             near = []
@@ -694,6 +697,8 @@ def engine_numbers(value: Any, _depth: int = 0) -> set[int]:
     elif is_dataclass(value):
         items = [getattr(value, f.name) for f in fields(value)]
     elif hasattr(value, "__slots__"):
+        # A slot "_tricks" is filled on first access of the property "tricks": read the
+        # public name, so lazily built parts (RoundScore's tricks) are reached too.
         items = [getattr(value, n.lstrip("_"), None) for n in value.__slots__]
     else:
         return found
@@ -733,14 +738,22 @@ def _unbacked_numbers(sentence: str, backed: set[int]) -> list[int]:
     return sorted({int(n) for n in _NUMBER.findall(text) if int(n) > 10} - ok)
 
 
-def check_prose(lesson: LessonFile) -> None:
+def check_prose(lesson: LessonFile, evaluated: dict[int, Evaluated] | None = None) -> None:
     """Every team or player named by number next to an example, or in its caption, is
     backed by one of the expect lines of the examples beside it (or, for a player,
-    by its parameters)."""
+    by its parameters); see :func:`_check_sentences` for numbers and claims.
+    ``evaluated``: the examples already evaluated, by their line in the body."""
     examples = find_examples(lesson.body)
+    known = dict(evaluated or {})
+
+    def example(spec: ExampleSpec) -> Evaluated:
+        if spec.line not in known:
+            known[spec.line] = evaluate(spec)
+        return known[spec.line]
+
     captions = [(s.params.get("caption", ""), [s], s.line) for s in examples]
     headings = [0] + [
-        lesson.body.count("\n", 0, h.start()) + 1 for h in re.finditer(r"(?m)^#{1,6} ", lesson.body)
+        lesson.body.count("\n", 0, h.start()) + 1 for h in _HEADING_START.finditer(lesson.body)
     ]
     for chunk, near, line in [*_neighbourhoods(lesson.body), *captions]:
         teams, players = mentions(chunk)
@@ -762,9 +775,15 @@ def check_prose(lesson: LessonFile) -> None:
                 "there says anything about them"
             )
         start = max(h for h in headings if h <= line)
-        end = min([h for h in headings if h > line] + [10**9])
-        section = [e for e in examples if start <= e.line < end]
-        _check_numbers(lesson, chunk, near, line, where, section)
+        end = next((h for h in headings if h > line), len(lesson.body) + 1)  # past any line
+        backed = set(RULE_NUMBERS)
+        for spec in near:
+            backed |= engine_numbers(example(spec).data)
+            backed |= {int(n) for e in spec.expects for n in re.findall(r"\d+", e.text)}
+        section = [
+            example(e) for e in examples if start <= e.line and (end is None or e.line < end)
+        ]
+        _check_sentences(chunk, lesson.path, line + lesson.body_offset, where, backed, section)
 
 
 # What a sentence says a team writes, in the words the lessons use; each claim is
@@ -809,41 +828,37 @@ def _false_claims(sentence: str, evaluated: list[Evaluated]) -> list[str]:
     return false
 
 
-def _check_numbers(
-    lesson: LessonFile,
+def _check_sentences(
     chunk: str,
-    near: list[ExampleSpec],
-    line: int,
+    path: str,
+    first_line: int,
     where: str,
-    section: list[ExampleSpec],
+    backed: set[int],
+    section: list[Evaluated],
 ) -> None:
-    """A sentence about a team or player states only numbers the engine computed, and
-    what it says a team writes is what an example of its section shows."""
-    backed: set[int] = set(RULE_NUMBERS)
-    evaluated = [evaluate(spec) for spec in near]
-    for spec, example in zip(near, evaluated, strict=True):
-        backed |= engine_numbers(example.data)
-        backed |= {int(n) for e in spec.expects for n in re.findall(r"\d+", e.text)}
-    in_section = [evaluate(spec) for spec in section]
+    """A sentence about a team or player states only numbers in ``backed`` (what the
+    engine computed for the examples beside it, their expect lines, the round's fixed
+    sums), written-out sums add up, and what it says a team writes is what an example
+    of its ``section`` shows."""
     position = 0
     for sentence in _SENTENCE_END.split(chunk):
         position = chunk.find(sentence, position)
-        at = f"{lesson.path}:{line + chunk.count(chr(10), 0, position) + lesson.body_offset}"
+        here = f"{path}:{first_line + chunk.count(chr(10), 0, position)}"
         wrong = _arithmetic_error(sentence)
         if wrong:
-            raise ExpectationError(f"{at}: {wrong}")
+            raise ExpectationError(f"{here}: {wrong}")
         if not any(mentions(sentence)):
             continue
         unbacked = _unbacked_numbers(sentence, backed)
         if unbacked:
             raise ExpectationError(
-                f"{at}: the prose states {', '.join(map(str, unbacked))} about a team or "
+                f"{here}: the prose states {', '.join(map(str, unbacked))} about a team or "
                 f"player next to the example at {where}, but the engine computes no such "
                 "number there and no expect: line states it"
             )
-        for claim in _false_claims(sentence, in_section):
+        for claim in _false_claims(sentence, section):
             raise ExpectationError(
-                f"{at}: the prose says {claim!r}, but no example of its section bears "
+                f"{here}: the prose says {claim!r}, but no example of its section bears "
                 f"that out (next to it: the example at {where})"
             )
 
@@ -851,14 +866,16 @@ def _check_numbers(
 def check_examples(lesson: LessonFile) -> None:
     """Evaluate every example of a lesson file and its expect lines, and check the
     prose beside the examples; raise with file and line on the first error."""
+    evaluated: dict[int, Evaluated] = {}
     for spec in lesson.examples:
         try:
-            evaluated = evaluate(spec)
+            example = evaluate(spec)
             for expectation in spec.expects:
-                check_expectation(spec.kind, evaluated.data, expectation)
+                check_expectation(spec.kind, example.data, expectation)
         except RulesError as error:
             raise ExampleError(f"{spec.where(lesson.path)}: jass {spec.kind}: {error}") from None
-    check_prose(lesson)
+        evaluated[spec.line - lesson.body_offset] = example  # check_prose counts in the body
+    check_prose(lesson, evaluated)
 
 
 def all_expectations(lessons: Iterable[LessonFile]) -> int:
