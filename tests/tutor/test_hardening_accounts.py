@@ -5,6 +5,7 @@ Every refusal is a form error (or the lockout page) in German and English, never
 500, and nothing is saved."""
 
 import pytest
+from axes.models import AccessAttempt
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
@@ -98,6 +99,17 @@ def test_an_own_account_does_not_clear_the_address_count(client, fast_hashing, a
     assert login(client, "eve", PASSWORD).status_code == 302
     client.post(reverse("logout"))
     assert login(client, "nobody-again").status_code == 429
+
+
+def test_a_name_longer_than_any_account_is_a_form_error_not_a_500(client, fast_hashing):
+    """Found by the fuzzing test on PostgreSQL: a 300-character name reached
+    authenticate() and django-axes' 255-character column."""
+    response = login(client, "0" * 300, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    assert "at most 150 characters" in response.content.decode()
+    assert not AccessAttempt.objects.exists()
+    assert login(client, "0" * 150).status_code == 200  # an ordinary wrong login
+    assert AccessAttempt.objects.count() == 1
 
 
 def test_a_refused_login_during_a_lockout_writes_nothing(client, fast_hashing, address_limit):

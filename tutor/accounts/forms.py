@@ -3,13 +3,33 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from .models import Deck, User
 from .names import PERSON_NAME_MAX_LENGTH, clean_person_name
 from .throttle import forget_failures
 from .validators import validate_new_username
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, with the name's length checked on the server too.
+
+    ``AuthenticationForm`` sets the name field's ``max_length`` after the field is built,
+    so only the browser enforces it: a longer name went on to ``authenticate()``, and
+    django-axes then wrote it into its 255-character column (a 500 on PostgreSQL). Such
+    a name cannot belong to an account; it is refused as a field error instead."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["username"]
+        field.validators.append(MaxLengthValidator(field.max_length))
 
 
 class SignupForm(UserCreationForm):

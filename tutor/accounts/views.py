@@ -17,7 +17,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from . import services, throttle
-from .forms import DeckForm, FirstPasswordForm, OwnPasswordChangeForm, TeacherSignupForm
+from .forms import (
+    DeckForm,
+    FirstPasswordForm,
+    LoginForm,
+    OwnPasswordChangeForm,
+    TeacherSignupForm,
+)
 from .mail import MailError
 
 DECK_SESSION_KEY = "deck"
@@ -57,6 +63,7 @@ class LoginView(auth_views.LoginView):
     and the first page after it depends on the account's state."""
 
     redirect_authenticated_user = True
+    authentication_form = LoginForm
 
     def get_initial(self) -> dict[str, str]:
         return {"username": self.request.GET.get("u", "")[:150]}
