@@ -272,9 +272,10 @@ class Trick:
 class Announcement:
     """A Weis announcement: ``seat``, ``value``, ``play`` (the index of the card it
     came with; for a late one the last play before it), ``late``, ``counts`` (the
-    player's melds take part in the Weis comparison), ``meld`` (the meld the value
-    stands for, :meth:`rules_core.Meld.to_dict`, or None for a false Weis: hidden
-    from the learner's view)."""
+    claim takes part in the Weis comparison: in time, and a value the player holds),
+    ``meld`` (the claim, R5.4a: the best meld of that value the player holds, as
+    :meth:`rules_core.Meld.to_dict`, or None for a false Weis; hidden from the
+    learner's view)."""
 
     seat: int
     value: int
@@ -395,10 +396,20 @@ class Table:
 
     @property
     def counted(self) -> tuple[bool, bool, bool, bool]:
-        """Per seat: the player's melds take part in the Weis comparison (announced
+        """Per seat: the player's claim takes part in the Weis comparison (announced
         in time, a value the player holds)."""
         return tuple(  # type: ignore[return-value]
             any(a.counts for a in self.announcements if a.seat == s) for s in range(4)
+        )
+
+    @property
+    def claims(self) -> tuple[int | None, int | None, int | None, int | None]:
+        """Per seat the value announced with the first card, as
+        ``rules_core.resolve_weis(..., claims=...)`` takes it (R5.4a): None for silence
+        or a late announcement; a value the player holds no meld of stays (R5.7)."""
+        return tuple(  # type: ignore[return-value]
+            next((a.value for a in self.announcements if a.seat == s and not a.late), None)
+            for s in range(4)
         )
 
     def engine_calls(self) -> list[tuple[int, int, bool]]:
@@ -443,14 +454,15 @@ class TableScore:
     """The written score of a played round, as the Jasstafel judgement uses it.
 
     ``round``: :func:`rules_core.score_round` on the plays and calls (its Weis is the
-    engine's everyone-declares model); ``weis``: :func:`rules_core.resolve_weis` on
-    the hands of the players whose announcement counts (empty hands for the others);
+    engine's everyone-announces-the-best model); ``weis``: :func:`rules_core.resolve_weis`
+    with the announced claims (``Table.claims``, R5.4a);
     ``stoeck``: the round's :class:`StoeckResult`; ``blocks``: per team ``{"weis",
     "stoeck", "tricks"}`` after the factor, with ``weis`` from ``weis``; ``totals``;
     ``tricks``: the nine :class:`TrickResult`; ``match``: the team that took all nine
     tricks or None; ``target``: :func:`rules_core.resolve_target_blocks` on
     ``before``, ``blocks`` and the tricks in the order won (equal to
-    :func:`rules_core.resolve_target` whenever every melding player announced)."""
+    :func:`rules_core.resolve_target` whenever every melding player announced their
+    best meld)."""
 
     round: RoundScore
     weis: WeisResult

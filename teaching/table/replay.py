@@ -16,6 +16,7 @@ from rules_core import (
     RulesError,
     Step,
     StoeckCall,
+    WeisResult,
     best_meld,
     card_points,
     check_stoeck,
@@ -112,7 +113,9 @@ class _State:
         self.announcements: list[Announcement] = []
         self.exchanges: list[dict[str, Any]] = []
         self.claim: tuple[int, int, Meld] | None = None
-        self.counts = [False] * 4
+        # per seat the value announced with the first card (R5.4a), None for silence
+        self.claims: list[int | None] = [None] * 4
+        self.called: set[str] = set()  # the keys the learner's Stöck calls were judged with
         self.calls: list[Call] = []
         self.reminder: dict[str, Any] | None = None
         self.shown: dict[str, Any] | None = None
@@ -172,8 +175,9 @@ class _State:
             Judgement(move, kind, outcome, rule, skill, key, at_play, given, expected, verdict)
         )
 
-    def weis_hands(self) -> list[tuple[Card, ...]]:
-        return [self.hands[s] if self.counts[s] else () for s in range(4)]
+    def weis(self) -> WeisResult:
+        """Who writes Weis: the announced claims compared (R5.4a, R5.4b, R5.6, R5.7)."""
+        return resolve_weis(self.hands, self.contract, self.rules, claims=self.claims)
 
     # -- the flow --------------------------------------------------------------
 
@@ -207,7 +211,7 @@ class _State:
         if index < 4:
             meld = best_meld(self.hands[seat], self.contract, self.rules)
             if meld is not None:
-                self._announce(seat, meld.points, index, counts=True, meld=meld, eligible=True)
+                self._announce(seat, meld.points, index, meld)
         if seat == self.holder and card in self.pair and not self.pair & set(self.held[seat]):
             self.calls.append(Call(seat, index, index, False, True, None))
 
@@ -252,38 +256,25 @@ class _State:
 
     def _show(self) -> None:
         """The writing team shows its melds at the second trick (R5.7)."""
-        weis = resolve_weis(self.weis_hands(), self.contract, self.rules)
-        melds = [
-            [m.to_dict() for m in weis.melds[s]]
-            if weis.team is not None and s % 2 == weis.team
-            else []
-            for s in range(4)
-        ]
+        weis = self.weis()
+        melds = [[m.to_dict() for m in written] for written in weis.written]
         self.shown = {"team": weis.team, "melds": melds}
 
     # -- announcements -----------------------------------------------------------
 
-    def _announce(
-        self,
-        seat: int,
-        value: int,
-        play: int,
-        *,
-        counts: bool,
-        meld: Meld | None,
-        eligible: bool,
-        late: bool = False,
-    ) -> None:
-        self.announcements.append(
-            Announcement(seat, value, play, late, counts, None if meld is None else meld.to_dict())
-        )
-        if counts:
-            self.counts[seat] = True
-        if eligible and meld is not None:
-            self._exchange(seat, value, play, meld)
+    def _announce(self, seat: int, value: int, play: int, claim: Meld | None) -> None:
+        """An announcement with the player's first card: ``claim`` is the meld it stands
+        for (R5.4a), None for a false Weis (R5.7)."""
+        counts = claim is not None
+        data = None if claim is None else claim.to_dict()
+        self.announcements.append(Announcement(seat, value, play, False, counts, data))
+        self.claims[seat] = value  # a false one too: the engine strikes it out (R5.7)
+        if claim is not None:
+            self._exchange(seat, value, play, claim)
 
     def _exchange(self, seat: int, value: int, play: int, meld: Meld) -> None:
-        """W-DE's exchange when an opponent announces the value of the best claim so far."""
+        """W-DE's exchange when an opponent announces the value of the best claim so far;
+        ``meld`` is the claim (R5.4a: the best meld of the announced value)."""
         claim = self.claim
         if claim is None or value > claim[1]:
             self.claim = (seat, value, meld)
@@ -347,15 +338,9 @@ class _State:
             i, "announce", outcome, rule, "weis_value", key, index, given, expected, verdict
         )
         if value:
+            # the claim (R5.4a): the best meld of the announced value, also a smaller one
             named = next((m for m in choice.melds if m.points == value), None)
-            self._announce(
-                self.me,
-                value,
-                index,
-                counts=named is not None,
-                meld=named,
-                eligible=named is not None and value == best,
-            )
+            self._announce(self.me, value, index, named)
 
     def _late_announce(self, i: int, value: int) -> None:
         n = len(self.plays)
@@ -401,9 +386,9 @@ class _State:
                 "after_trick": True,
                 "result": result.to_dict(),
             }
-            self._judge(
-                i, "stoeck", "wrong", "R6.3", "stoeck", "stoeck.too_late", said_after,
-                given, {"stoeck": True, "with_card": True}, verdict,
+            self._judge_call(
+                i, said_after, "wrong", "R6.3", "stoeck.too_late", given,
+                {"stoeck": True, "with_card": True}, verdict,
             )  # fmt: skip
             return
         self.calls.append(Call(self.me, said_after, said_after, prompted, with_card, i))
@@ -424,6 +409,27 @@ class _State:
             "after_trick": False,
             "result": result.to_dict(),
         }
+        self._judge_call(i, said_after, outcome, rule, key, given, expected, verdict)
+
+    def _judge_call(
+        self,
+        i: int,
+        said_after: int,
+        outcome: str,
+        rule: str,
+        key: str,
+        given: dict[str, Any],
+        expected: Any,
+        verdict: dict[str, Any],
+    ) -> None:
+        """A call judged like an earlier one of the learner's is judged once: the repeat
+        is ``stoeck.repeated`` (info), so calling again and again costs nothing more
+        and shows nothing new (the engine still gets it)."""
+        if key in self.called:
+            verdict = {**verdict, "repeats": key}
+            outcome, rule, key, expected = "info", "R6.2", "stoeck.repeated", None
+        else:
+            self.called.add(key)
         self._judge(i, "stoeck", outcome, rule, "stoeck", key, said_after, given, expected, verdict)
 
     def _forgotten(self, move: int | None) -> None:
@@ -536,7 +542,7 @@ class _State:
         given = writes_of(value, i)
         if self.phase != "writes":
             raise self._phase_error(i, "who writes Weis")
-        weis = resolve_weis(self.weis_hands(), self.contract, self.rules)
+        weis = self.weis()
         expected = {"team": None if weis.team is None else weis.team + 1, "points": weis.scored}
         team_ok = given["team"] == expected["team"]
         points_ok = given["points"] == expected["points"]
@@ -546,11 +552,14 @@ class _State:
             (True, False): "writes.wrong_points",
             (False, False): "writes.wrong_team_and_points",
         }[(team_ok, points_ok)]
+        # Each player's own line only for the learner and for those who show melds: the
+        # others' hands are not the learner's to know.
         trace = [
             e.to_dict()
             for e in weis.trace
-            if not (e.key == "weis.seat" and (weis.team is None or e["seat"] % 2 != weis.team))
+            if not (e.key == "weis.seat" and e["seat"] != self.me and not weis.written[e["seat"]])
         ]
+        status = [e["status"] for e in weis.trace if e.key == "weis.seat"]
         verdict = {
             "weis": {
                 "team": weis.team,
@@ -560,7 +569,10 @@ class _State:
                 "step": None if weis.step is None else weis.step.value,
                 "best_seat": weis.best_seat,
             },
-            "counted": list(self.counts),
+            "claims": list(self.claims),
+            "status": status,
+            "counted": [m is not None for m in weis.claimed],
+            "if_best": self._if_best(weis),
             "shown": copy.deepcopy(self.shown),
             "team_right": team_ok,
             "points_right": points_ok,
@@ -572,6 +584,17 @@ class _State:
         )  # fmt: skip
         self.writes_done = True
         self._advance(i)
+
+    def _if_best(self, weis: WeisResult) -> dict[str, Any] | None:
+        """Who would write had the learner announced their best meld, when they
+        announced another value or nothing though holding a meld (R5.4a, R5.4b)."""
+        best = weis.melds[self.me][0] if weis.melds[self.me] else None
+        if best is None or self.claims[self.me] == best.points:
+            return None
+        claims = list(self.claims)
+        claims[self.me] = best.points
+        other = resolve_weis(self.hands, self.contract, self.rules, claims=claims)
+        return {"value": best.points, "team": other.team, "scored": other.scored}
 
     def _move_jasstafel(self, i: int, value: Any) -> None:
         given = jasstafel_of(value, i)
@@ -675,7 +698,7 @@ def score(table: Table) -> TableScore:
 
 
 def expected_writes(state: _State) -> dict[str, Any]:
-    weis = resolve_weis(state.weis_hands(), state.contract, state.rules)
+    weis = state.weis()
     return {"team": None if weis.team is None else weis.team + 1, "points": weis.scored}
 
 
