@@ -25,9 +25,12 @@ API
 - Constants: ``FOCUSES``, ``KINDS``, ``SKILLS``, ``OUTCOMES``, ``PHASES``,
   ``ANNOUNCE_VALUES`` (20 50 100 150 200 250 300), ``BLOCKS`` (weis stoeck tricks).
 - ``TableError``: a ``rules_core.RulesError`` (so a ``ValueError``) with a readable
-  message: bad JSON shape, unknown key, a card not held, a move out of phase, a move
-  after the round is over, a bad scenario. The referee raises nothing else for any
-  input; the site refuses a log that raises and keeps the round unchanged.
+  English message: bad JSON shape, unknown key, a card not held, a move out of phase,
+  a move after the round is over, a bad scenario. The referee raises nothing else for
+  any input; the site refuses a log that raises and keeps the round unchanged. Besides
+  the message it carries ``code`` and ``params`` (plain JSON; cards as codes, seats
+  0-based, ``move`` the 0-based index of the refused move), so a page words the
+  refusal in its own language (see "Refusals" below).
 
 Numbers
 =======
@@ -145,6 +148,29 @@ melds described are the claims: a smaller announcement takes part as its claim (
 learner who says «Zwanzig» with a fifty in hand describes the twenty); a false or
 late announcement takes no part. The exchange is table talk; who writes is always
 ``rules_core.resolve_weis`` on the claims, and it agrees with the exchange.
+
+Refusals (``TableError.code`` and its ``params``; ``REFUSALS`` lists them)
+==========================================================================
+A refused move (every ``move.*`` code has ``params["move"]``):
+
+- ``move.not_object``: not a JSON object. ``move.empty``: ``{}``.
+  ``move.unknown_keys`` {keys}. ``move.combination`` {keys}: keys that cannot go
+  together (a card with writes; a call with an announcement without a card).
+- ``move.card``: ``play`` is not a card code. ``move.announce_value`` {values}: not a
+  meld value (0 or null only with a card). ``move.stoeck_value``: ``stoeck`` not a
+  boolean (on its own only ``true``). ``move.writes`` {field: shape|team|points}.
+  ``move.jasstafel`` {field: shape|blocks|points|target|team|block|trick}.
+- ``move.not_now`` {wanted: ``PHASE_WANTS`` (card stoeck announce writes jasstafel),
+  waiting: the phase}: the table waits for something else. ``move.round_over``.
+- ``move.not_in_hand`` {card, hand}: a card the learner does not hold.
+- ``move.stoeck_first``: «Stöck!» on its own before any card is on the table.
+- ``move.announce_first``: an announcement on its own before the learner's first
+  card (announce with the card). ``move.engine``: the engine refused (never seen).
+
+Not a move: ``log.not_list`` (the moves are not a list), ``scenario.invalid``
+{field}, ``scenario.needed`` (no Scenario given), ``round.not_over`` (``score``
+before the ninth trick), ``round.over`` (``reference_move`` after the end),
+``build.focus`` {focus, focuses}, ``build.seed``, ``build.no_deal`` {focus, seed}.
 
 Judgements
 ==========
@@ -342,7 +368,9 @@ from .model import (
     FOCUSES,
     KINDS,
     OUTCOMES,
+    PHASE_WANTS,
     PHASES,
+    REFUSALS,
     SKILLS,
     Announcement,
     Call,
@@ -362,7 +390,9 @@ __all__ = [
     "FOCUSES",
     "KINDS",
     "OUTCOMES",
+    "PHASE_WANTS",
     "PHASES",
+    "REFUSALS",
     "SKILLS",
     "Announcement",
     "Call",

@@ -99,7 +99,9 @@ class _State:
 
     def __init__(self, scenario: Scenario) -> None:
         if not isinstance(scenario, Scenario):
-            raise TableError(f"referee needs a Scenario, got {type(scenario).__name__}")
+            raise TableError(
+                f"referee needs a Scenario, got {type(scenario).__name__}", "scenario.needed"
+            )
         self.scenario = scenario
         self.rules = scenario.rules
         self.contract = Contract.parse(scenario.contract)
@@ -451,7 +453,7 @@ class _State:
         kind = move_kind(move, i)
         self.moves.append(copy.deepcopy(move))
         if self.phase == "done":
-            raise TableError(f"move {i + 1}: the round is over")
+            raise TableError(f"move {i + 1}: the round is over", "move.round_over", {"move": i})
         if kind == "play":
             self._move_play(i, move)
         elif kind == "stoeck":
@@ -464,26 +466,44 @@ class _State:
             self._move_jasstafel(i, move["jasstafel"])
 
     def _phase_error(self, i: int, wanted: str) -> TableError:
+        """``wanted``: what the move brings (one of ``PHASE_WANTS``)."""
         waiting = {
             "play": "your card",
             "writes": "who writes Weis (writes)",
             "jasstafel": "the Jasstafel (jasstafel)",
             "done": "nothing: the round is over",
         }[self.phase]
-        return TableError(f"move {i + 1}: not the time for {wanted}; the table waits for {waiting}")
+        what = {
+            "card": "a card",
+            "stoeck": "«Stöck!»",
+            "announce": "an announcement",
+            "writes": "who writes Weis",
+            "jasstafel": "the Jasstafel",
+        }[wanted]
+        return TableError(
+            f"move {i + 1}: not the time for {what}; the table waits for {waiting}",
+            "move.not_now",
+            {"move": i, "wanted": wanted, "waiting": self.phase},
+        )
 
     def _move_play(self, i: int, move: Mapping[str, Any]) -> None:
         card = card_of(move["play"], i)
         announce = announce_value(move.get("announce"), i, alone=False)
         stoeck = move.get("stoeck", False)
         if type(stoeck) is not bool:
-            raise TableError(f"move {i + 1}: stoeck must be true or false, got {stoeck!r}")
+            raise TableError(
+                f"move {i + 1}: stoeck must be true or false, got {stoeck!r}",
+                "move.stoeck_value",
+                {"move": i},
+            )
         if self.phase != "play":
-            raise self._phase_error(i, "a card")
+            raise self._phase_error(i, "card")
         hand = self.held[self.me]
         if card not in hand:
             raise TableError(
-                f"move {i + 1}: {card.code} is not in your hand ({' '.join(_codes(hand))})"
+                f"move {i + 1}: {card.code} is not in your hand ({' '.join(_codes(hand))})",
+                "move.not_in_hand",
+                {"move": i, "card": card.code, "hand": _codes(hand)},
             )
         trick = self._trick_cards()
         explained = explain_legal_cards(hand, trick, self.contract)
@@ -520,28 +540,38 @@ class _State:
 
     def _move_stoeck(self, i: int, value: Any) -> None:
         if value is not True:
-            raise TableError(f'move {i + 1}: a call on its own is {{"stoeck": true}}')
+            raise TableError(
+                f'move {i + 1}: a call on its own is {{"stoeck": true}}',
+                "move.stoeck_value",
+                {"move": i},
+            )
         if self.phase not in ("play", "writes", "jasstafel"):
-            raise self._phase_error(i, "«Stöck!»")
+            raise self._phase_error(i, "stoeck")
         if not self.plays:
-            raise TableError(f"move {i + 1}: no card has been played yet; say «Stöck!» with a card")
+            raise TableError(
+                f"move {i + 1}: no card has been played yet; say «Stöck!» with a card",
+                "move.stoeck_first",
+                {"move": i},
+            )
         self._learner_call(i, len(self.plays) - 1, with_card=False)
 
     def _move_announce(self, i: int, value: Any) -> None:
         value = announce_value(value, i, alone=True)
         if self.phase not in ("play", "writes", "jasstafel"):
-            raise self._phase_error(i, "an announcement")
+            raise self._phase_error(i, "announce")
         if self.first_play is None:
             raise TableError(
                 f"move {i + 1}: announce together with your first card, "
-                '{"play": ..., "announce": ...}'
+                '{"play": ..., "announce": ...}',
+                "move.announce_first",
+                {"move": i},
             )
         self._late_announce(i, value)
 
     def _move_writes(self, i: int, value: Any) -> None:
         given = writes_of(value, i)
         if self.phase != "writes":
-            raise self._phase_error(i, "who writes Weis")
+            raise self._phase_error(i, "writes")
         weis = self.weis()
         expected = {"team": None if weis.team is None else weis.team + 1, "points": weis.scored}
         team_ok = given["team"] == expected["team"]
@@ -599,7 +629,7 @@ class _State:
     def _move_jasstafel(self, i: int, value: Any) -> None:
         given = jasstafel_of(value, i)
         if self.phase != "jasstafel":
-            raise self._phase_error(i, "the Jasstafel")
+            raise self._phase_error(i, "jasstafel")
         result = score_state(self)
         skills = {"weis": "who_writes", "stoeck": "stoeck", "tricks": "target"}
         for team in (0, 1):
@@ -664,7 +694,9 @@ class _State:
 def _replay(scenario: Scenario, moves: Any) -> _State:
     """The state after ``moves`` (internal; :func:`referee` freezes it)."""
     if isinstance(moves, (str, bytes, Mapping)) or not isinstance(moves, Sequence):
-        raise TableError(f"moves must be a list of move objects, got {type(moves).__name__}")
+        raise TableError(
+            f"moves must be a list of move objects, got {type(moves).__name__}", "log.not_list"
+        )
     state = _State(scenario)
     for i, move in enumerate(moves):
         try:
@@ -672,7 +704,7 @@ def _replay(scenario: Scenario, moves: Any) -> _State:
         except TableError:
             raise
         except RulesError as err:  # pragma: no cover - a referee bug, reported readably
-            raise TableError(f"move {i + 1}: {err}") from None
+            raise TableError(f"move {i + 1}: {err}", "move.engine", {"move": i}) from None
     return state
 
 
@@ -693,7 +725,7 @@ def score(table: Table) -> TableScore:
     """The written score of a table whose nine tricks are played (phase
     ``jasstafel`` or ``done``); raises :class:`TableError` before that."""
     if len(table.plays) < ROUND_PLAYS:
-        raise TableError("the round is not over: score needs all nine tricks")
+        raise TableError("the round is not over: score needs all nine tricks", "round.not_over")
     return score_state(_state_from_table(table))
 
 
@@ -735,7 +767,7 @@ def state_reference_move(state: _State) -> dict[str, Any]:
         return {"writes": expected_writes(state)}
     if state.phase == "jasstafel":
         return {"jasstafel": expected_jasstafel(score_state(state))}
-    raise TableError("the round is over: there is no next move")
+    raise TableError("the round is over: there is no next move", "round.over")
 
 
 def reference_move(table: Table) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from teaching.table import (
     FOCUSES,
     KINDS,
     OUTCOMES,
+    REFUSALS,
     SKILLS,
     Scenario,
     TableError,
@@ -1014,31 +1015,79 @@ def _writes_phase(s):
 
 
 @pytest.mark.parametrize(
-    "bad, match",
+    "bad, match, code",
     [
-        ("H7", "JSON object"),
-        ({}, "empty"),
-        ({"card": "H7"}, "unknown key"),
-        ({"play": "Rosen 7"}, "card code"),
-        ({"play": 7}, "card code"),
-        ({"play": "XX"}, "card code"),
-        ({"play": None}, "card code"),
-        ({"play": "C6", "writes": {"team": 1, "points": 0}}, "only with"),
-        ({"stoeck": True, "announce": 20}, "cannot go together"),
-        ({"announce": 30}, "meld value"),
-        ({"announce": True}, "meld value"),
-        ({"announce": 0}, "meld value"),
-        ({"stoeck": False}, "stoeck"),
-        ({"stoeck": "yes"}, "stoeck"),
-        ({"writes": {"team": 1, "points": 0}}, "not the time"),
-        ({"jasstafel": {"blocks": {}, "target": {}}}, "blocks"),
+        ("H7", "JSON object", "move.not_object"),
+        ({}, "empty", "move.empty"),
+        ({"card": "H7"}, "unknown key", "move.unknown_keys"),
+        ({"play": "Rosen 7"}, "card code", "move.card"),
+        ({"play": 7}, "card code", "move.card"),
+        ({"play": "XX"}, "card code", "move.card"),
+        ({"play": None}, "card code", "move.card"),
+        ({"play": "C6", "writes": {"team": 1, "points": 0}}, "only with", "move.combination"),
+        ({"stoeck": True, "announce": 20}, "cannot go together", "move.combination"),
+        ({"announce": 30}, "meld value", "move.announce_value"),
+        ({"announce": True}, "meld value", "move.announce_value"),
+        ({"announce": 0}, "meld value", "move.announce_value"),
+        ({"play": "D6", "announce": 30}, "meld value", "move.announce_value"),
+        ({"stoeck": False}, "stoeck", "move.stoeck_value"),
+        ({"stoeck": "yes"}, "stoeck", "move.stoeck_value"),
+        ({"play": "D6", "stoeck": 1}, "stoeck", "move.stoeck_value"),
+        ({"stoeck": True}, "no card has been played", "move.stoeck_first"),
+        ({"announce": 50}, "first card", "move.announce_first"),
+        ({"play": "C7"}, "not in your hand", "move.not_in_hand"),
+        ({"writes": {"team": 1, "points": 0}}, "not the time", "move.not_now"),
+        ({"writes": {"team": 3, "points": 0}}, "writes", "move.writes"),
+        ({"jasstafel": {"blocks": {}, "target": {}}}, "blocks", "move.jasstafel"),
     ],
 )
-def test_bad_moves_raise_table_error(bad, match):
+def test_bad_moves_raise_table_error_with_a_code(bad, match, code):
     s = scene(WEIS_DEAL, seat=0)
     with pytest.raises(TableError, match=match) as err:
         referee(s, [bad])
     assert isinstance(err.value, RulesError)
+    assert err.value.code == code and err.value.code in REFUSALS
+    assert err.value.params["move"] == 0
+    json.dumps(err.value.params)
+    if code == "move.not_in_hand":
+        assert err.value.params == {"move": 0, "card": "C7", "hand": list(s.hands[0])}
+    if code == "move.not_now":
+        assert err.value.params == {"move": 0, "wanted": "writes", "waiting": "play"}
+
+
+def test_every_refusal_code_is_raised_somewhere():
+    """Each code of REFUSALS comes from a real refusal (the site words every one)."""
+    s = scene(WEIS_DEAL, seat=0)
+    seen = set()
+
+    def code_of(call):
+        try:
+            call()
+        except TableError as err:
+            seen.add(err.code)
+            json.dumps(err.params)
+            return err.code
+        raise AssertionError("no refusal")  # pragma: no cover
+
+    moves, done = play_through(s, reference_move)
+    for bad in ["H7", {}, {"card": "H7"}, {"play": "XX"}, {"stoeck": True, "announce": 20},
+                {"announce": 30}, {"stoeck": False}, {"stoeck": True}, {"announce": 50},
+                {"play": "C7"}, {"writes": {"team": 1, "points": 0}},
+                {"writes": {"team": 3, "points": 0}}, {"jasstafel": 1}]:  # fmt: skip
+        code_of(lambda bad=bad: referee(s, [bad]))
+    assert code_of(lambda: referee(s, [*moves, {"stoeck": True}])) == "move.round_over"
+    assert code_of(lambda: referee(s, {"play": "D6"})) == "log.not_list"
+    assert code_of(lambda: referee(s.to_dict(), [])) == "scenario.needed"
+    assert code_of(lambda: Scenario.from_dict({"seat": 1})) == "scenario.invalid"
+    assert code_of(lambda: score(referee(s, []))) == "round.not_over"
+    assert code_of(lambda: reference_move(done)) == "round.over"
+    assert code_of(lambda: build_scenario("poker", 1)) == "build.focus"
+    assert code_of(lambda: build_scenario("stoeck", "1")) == "build.seed"
+    # never seen in practice: the engine refusing what the referee let through, and
+    # no deal for a focus; both are raised with their code where they can happen
+    assert set(REFUSALS) - seen == {"move.engine", "build.no_deal"}
+    with pytest.raises(ValueError, match="unknown TableError code"):
+        TableError("no such refusal", "move.whatever")
 
 
 def test_moves_out_of_phase_or_not_held_raise_table_error():
@@ -1145,6 +1194,9 @@ def test_the_referee_never_crashes_on_any_move(focus, cut, data):
             table = referee(s, log)
         except TableError as err:
             assert str(err).startswith("move ")
+            assert err.code in REFUSALS and err.code.startswith("move.")
+            assert err.params["move"] == len(log) - 1
+            json.dumps(err.params)
             return
     check_against_engine(table)
     check_view_hides(table)
