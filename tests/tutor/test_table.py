@@ -944,7 +944,7 @@ def test_r5_4a_a_smaller_announcement_is_compared_as_its_claim_on_the_page(clien
     s = scene(SMALLER_DEAL, contract="D", seat=0)
     round_ = TableRoundFactory(learner=learner, focus="weis", scenario=s.to_dict())
     html = post(client, round_, {"play": "DA", "announce": 20}, htmx=True).content.decode()
-    assert "Deine Meldung ist, was du angesagt hast" in html
+    assert "Deine Meldung ist, was du gemeldet hast" in html
     html = post(client, round_, {"writes": {"team": 1, "points": 120}}, htmx=True)
     html = html.content.decode()
     j = table(round_).judgements[-1]
@@ -952,7 +952,7 @@ def test_r5_4a_a_smaller_announcement_is_compared_as_its_claim_on_the_page(clien
     assert "Mit der ersten Karte gemeldet: Spieler 1 (Vorhand): 20 · Spieler 2: 50 · " \
            "Spieler 3: nichts · Spieler 4: nichts." in html  # fmt: skip
     assert "verglichen wurde nur die Meldung (R5.4a)" in html
-    assert "Hättest du 100 gemeldet, hätte Team 1 120 geschrieben." in html
+    assert "Mit 100 gemeldet hätte Team 1 den Weis geschrieben: 120." in html
     english = client.get(url(round_), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Had you announced 100, Team 1 would have written 120." in english
+    assert "With 100 announced, Team 1 would have written the Weis: 120." in english
     assert "Announced with the first card: Player 1 (Vorhand): 20 · Player 2: 50" in english

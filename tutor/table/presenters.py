@@ -472,7 +472,7 @@ def _own_claim_sentences(v: dict[str, Any], me: int) -> list[str]:
     # the learner's best meld is a claim, so with it some team always writes
     if other is not None and (other["team"], other["scored"]) != (weis["team"], weis["scored"]):
         out.append(
-            _("Had you announced %(value)s, %(team)s would have written %(points)s.")
+            _("With %(value)s announced, %(team)s would have written the Weis: %(points)s.")
             % {
                 "value": other["value"],
                 "team": ex.team_short(other["team"]),
