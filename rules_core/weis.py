@@ -256,20 +256,31 @@ class WeisResult:
             self._cache["trace"] = self._build_trace()
         return cast("tuple[TraceEntry, ...]", self._cache["trace"])
 
-    def _claim_status(self, seat: Seat) -> str:
-        claim, claimed, melds = self.claims[seat], self.claimed[seat], self.melds[seat]
-        if claim is None:
-            return "silent"
-        if claimed is None:
-            return "false"
-        return "best" if claim == melds[0].points else "smaller"
+    @property
+    def status(self) -> tuple[str, ...]:
+        """Per seat what the claim did: ``"best"`` (the best meld's value),
+        ``"smaller"`` (a smaller value held: that meld competes, R5.4a), ``"false"``
+        (no meld of that value: struck out, R5.7) or ``"silent"`` (nothing announced,
+        R5.4b; without given claims: no meld)."""
+        return tuple(
+            "silent"
+            if claim is None
+            else "false"
+            if claimed is None
+            else "best"
+            if claim == melds[0].points
+            else "smaller"
+            for claim, claimed, melds in zip(self.claims, self.claimed, self.melds, strict=True)
+        )
+
+    _CLAIM_RULES = {"smaller": "R5.4a", "false": "R5.7", "silent": "R5.4b"}
 
     def _build_trace(self) -> tuple[TraceEntry, ...]:
-        """The explanation: R5.4/R5.4a per seat (the claim), R5.6 per team, the R5.5
-        ladder between the teams' best claims, R5.6 writes."""
+        """The explanation: R5.4 per seat; R5.4a/R5.7/R5.4b for each claim that is not
+        the player's best meld; R5.6 per team (its best claim); the R5.5 ladder between
+        the teams' best claims; R5.6 writes."""
         trace = []
         for seat, melds in enumerate(self.melds):
-            claimed = self.claimed[seat]
             trace.append(
                 TraceEntry(
                     "R5.4",
@@ -280,8 +291,25 @@ class WeisResult:
                         "melds": [m.to_dict() for m in melds],
                         "best": melds[0].to_dict() if melds else None,
                         "announced": self.claims[seat] or 0,
+                    },
+                )
+            )
+        for seat, status in enumerate(self.status):
+            # Only where the claim is not the hand's best meld: every player announcing
+            # their best (the hand-only model) gives the same trace as before claims.
+            if status == "best" or (status == "silent" and not self.melds[seat]):
+                continue
+            claimed = self.claimed[seat]
+            trace.append(
+                TraceEntry(
+                    self._CLAIM_RULES[status],
+                    "weis.claim",
+                    {
+                        "seat": seat,
+                        "team": seat % 2,
+                        "announced": self.claims[seat] or 0,
                         "claim": None if claimed is None else claimed.to_dict(),
-                        "status": self._claim_status(seat),
+                        "status": status,
                     },
                 )
             )
@@ -493,8 +521,10 @@ def resolve_weis(
     >>> r = resolve_weis(hands, "D", claims=[20, 50, None, None])
     >>> r.team, r.points, str(r.best), str(r.claimed[0]), r.step
     (1, 50, 'C6 C7 C8 C9', 'H6 H7 H8', <Step.POINTS: 'points'>)
-    >>> [e["status"] for e in r.trace if e.key == "weis.seat"]
-    ['smaller', 'best', 'silent', 'silent']
+    >>> r.status
+    ('smaller', 'best', 'silent', 'silent')
+    >>> [(e.rule, e["seat"], e["claim"]["cards"]) for e in r.trace if e.key == "weis.claim"]
+    [('R5.4a', 0, ['H6', 'H7', 'H8'])]
     >>> r = resolve_weis(hands, "D", claims=[150, None, None, None])
     >>> r.team, r.claimed[0], r.trace[-2].key
     (None, None, 'weis.no_melds')

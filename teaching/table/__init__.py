@@ -261,7 +261,8 @@ None], "status": [4 x "best"|"smaller"|"false"|"silent"] (R5.4a, R5.7, R5.4b),
 "counted": [4 bools: the claim takes part], "if_best": {"value", "team", "scored"}
 (who would write had the learner announced their best meld; None when they did, or
 hold none), "shown", "team_right", "points_right", "trace"}`` (the ``resolve_weis``
-trace without the ``weis.seat`` entries of other players who show nothing).
+trace without the ``weis.seat`` and ``weis.claim`` entries of other players who show
+nothing).
 
 ``jasstafel_block`` R7.1, six per Jasstafel (team 1 weis, stoeck, tricks, then team 2):
 key ``jasstafel.<block>``, skill ``who_writes`` (weis), ``stoeck`` (stoeck) or

@@ -587,9 +587,12 @@ class _State:
         trace = [
             e.to_dict()
             for e in weis.trace
-            if not (e.key == "weis.seat" and e["seat"] != self.me and not weis.written[e["seat"]])
+            if not (
+                e.key in ("weis.seat", "weis.claim")
+                and e["seat"] != self.me
+                and not weis.written[e["seat"]]
+            )
         ]
-        status = [e["status"] for e in weis.trace if e.key == "weis.seat"]
         verdict = {
             "weis": {
                 "team": weis.team,
@@ -600,7 +603,7 @@ class _State:
                 "best_seat": weis.best_seat,
             },
             "claims": list(self.claims),
-            "status": status,
+            "status": list(weis.status),
             "counted": [m is not None for m in weis.claimed],
             "if_best": self._if_best(weis),
             "shown": copy.deepcopy(self.shown),

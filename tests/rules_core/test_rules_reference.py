@@ -113,5 +113,11 @@ def test_r5_4a_claims_agree_with_reference_on_deals_rich_in_melds():
         r = resolve_weis(deal, contract, rules, claims=claims)
         fast = (r.team, r.points, r.scored, r.best_seat, None if r.step is None else r.step.value)
         assert fast == naive_resolve_weis(deal, contract, rules, claims), (deal, claims)
-        seen.update(e["status"] for e in r.trace if e.key == "weis.seat")
+        seen.update(r.status)
+        claimed = {e["seat"]: e["status"] for e in r.trace if e.key == "weis.claim"}
+        assert claimed == {
+            s: st
+            for s, st in enumerate(r.status)
+            if st not in ("best", "silent") or (st == "silent" and r.melds[s])
+        }
     assert seen == {"best", "smaller", "false", "silent"}

@@ -153,11 +153,14 @@ def test_r5_4a_smaller_claim_loses_to_a_bigger_claim_the_best_meld_would_have_be
     assert str(result.claimed[0]) == "H6 H7 H8" and str(result.best) == "C6 C7 C8 C9"
     assert str(result.team_best[0][1]) == "H6 H7 H8"
     assert result.comparison.a == result.claimed[0]  # the claim, not the hundred
+    assert result.status == ("smaller", "best", "best", "silent")
     seats = [e for e in result.trace if e.key == "weis.seat"]
-    assert [e["status"] for e in seats] == ["smaller", "best", "best", "silent"]
     assert [e["announced"] for e in seats] == [20, 50, 20, 0]
-    assert seats[0]["claim"]["cards"] == ["H6", "H7", "H8"]
     assert seats[0]["best"]["cards"] == ["S9", "S10", "SJ", "SQ", "SK"]
+    # the trace names the claim that is not the best meld (player 4 has no meld)
+    (claim,) = [e for e in result.trace if e.key == "weis.claim"]
+    assert (claim.rule, claim["seat"], claim["status"]) == ("R5.4a", 0, "smaller")
+    assert claim["claim"]["cards"] == ["H6", "H7", "H8"] and claim["announced"] == 20
     assert result.written == ((), (Meld.parse("C6 C7 C8 C9"),), (), ())
 
 
@@ -196,7 +199,8 @@ def test_r5_4b_a_silent_partner_writes_nothing():
 def test_r5_7_a_value_not_held_is_a_false_weis_and_struck_out():
     result = resolve_weis(CLAIM_DEAL, "H", claims=[150, 50, 20, None])
     assert result.claimed[0] is None and (result.team, result.points) == (1, 50)
-    assert result.trace[0]["status"] == "false" and result.trace[0]["claim"] is None
+    (claim,) = [e for e in result.trace if e.key == "weis.claim"]
+    assert (claim.rule, claim["status"], claim["claim"]) == ("R5.7", "false", None)
     # a partner's claim still counts, but the false player's melds are not written
     result = resolve_weis(CLAIM_DEAL, "H", claims=[150, None, 20, None])
     assert (result.team, result.points, result.best_seat) == (0, 20, 2)

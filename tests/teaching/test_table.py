@@ -708,8 +708,9 @@ def test_r5_4a_a_smaller_announcement_loses_to_a_bigger_claim_the_best_would_hav
         assert w.verdict["claims"] == [20, 50, None, None]
         assert w.verdict["status"] == ["smaller", "best", "silent", "silent"]
         assert w.verdict["if_best"] == {"value": 100, "team": 0, "scored": 120}
-        claim = next(e for e in w.verdict["trace"] if e["key"] == "weis.seat")
+        claim = next(e for e in w.verdict["trace"] if e["key"] == "weis.claim")
         assert claim["values"]["claim"]["cards"] == ["H6", "H7", "H8"]
+        assert (claim["rule"], claim["values"]["status"]) == ("R5.4a", "smaller")
     # announcing the hundred, the team of player 1 writes all 120
     best = referee(s, [{"play": "DA", "announce": 100}])
     assert best.shown["team"] == 0 and [m["points"] for m in best.shown["melds"][0]] == [100, 20]
