@@ -161,14 +161,23 @@ def test_doctests_of_the_statistics():
             results.discrimination,
             results.chance_spread,
             results.Discrimination,
+            results.percent_text,
             csv_export.two_places,
         )
         for t in finder.find(obj)
     ]
-    assert sum(len(t.examples) for t in tests) >= 8
+    assert sum(len(t.examples) for t in tests) == 9  # every example above ran
     for test in tests:
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+def test_percent_text_for_the_page():
+    with translation.override("de"):
+        assert results.percent_text(-9.94) == "\N{MINUS SIGN}9,9\N{NO-BREAK SPACE}%"
+        assert results.percent_text(15.625) == "15,6\N{NO-BREAK SPACE}%"  # half up
+    with translation.override("en"):
+        assert results.percent_text(0.04) == "0.0\N{NO-BREAK SPACE}%"
 
 
 def old_thirds_index(rows, position):
@@ -438,6 +447,7 @@ def test_per_kind_compares_the_kind_with_the_other_kinds(school_class, in_englis
     """
     items = analysis(class_of(school_class, SIX, ["weis_value", "stoeck"]))
     weis, stoeck = items.by_kind
+    assert items.two_kinds
     assert (weis.kind, stoeck.kind) == ("weis_value", "stoeck")
     for kind in (weis, stoeck):
         assert not kind.whole_test and kind.blank_reason == ""
@@ -448,6 +458,22 @@ def test_per_kind_compares_the_kind_with_the_other_kinds(school_class, in_englis
     q1, _q2, _q3, q4 = items.by_question
     assert q1.index == pytest.approx(300 / math.sqrt(153)) and not q1.dubious
     assert q4.index == pytest.approx(-1000 / math.sqrt(352)) and q4.dubious
+
+
+def test_a_dubious_question_on_the_page(client, teacher, school_class):
+    assignment = class_of(school_class, SIX, ["weis_value", "stoeck"])
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    client.force_login(teacher)
+    html = client.get(
+        reverse("classroom:assignment_results", args=[assignment.pk])
+    ).content.decode()
+    # Q4 (worked by hand above): −53.30 and −71.43, flagged; the kinds −31.53 and −41.18.
+    figure = '<span class="figure">\N{MINUS SIGN}{}\N{NO-BREAK SPACE}%</span>'
+    assert figure.replace("{}", "53,3") in html
+    assert figure.replace("{}", "71,4") + ' <strong class="dubious">fragwürdig</strong>' in html
+    assert figure.replace("{}", "41,2") + ' <strong class="dubious">fragwürdig</strong>' in html
+    assert "Unter 15 % ist das Item als" in html  # the help names Moodle's threshold
+    assert "Bei zwei Fragenarten ist jede der übrige Test der anderen" in html
 
 
 def test_per_kind_alone_is_the_whole_test_even_without_same_questions(school_class, in_english):
@@ -520,12 +546,15 @@ def test_results_page_shows_the_item_analysis(english, teacher, nine_learners, w
     html = english.get(url).content.decode()
     assert "Item analysis" in html
     # Q1-Q3: index and efficiency with one decimal; the kind is the whole test.
-    for figure in ("27.4 %", "33.3 %", "14.2 %", "15.6 %", "67.1 %", "100.0 %"):
-        assert figure in html
+    for figure in ("27.4", "33.3", "14.2", "15.6", "67.1", "100.0"):
+        assert f'<span class="figure">{figure}\N{NO-BREAK SPACE}%</span>' in html
     assert "whole test" in html and "dubious</strong>" not in html.split("Per question kind")[1]
     translation.activate("en")
     assert "Facility 56 % (5 of 9 right)" in html
-    assert "Discrimination index 27.4 % · Discriminative efficiency 33.3 %" in html
+    assert (
+        'Discrimination index&nbsp;<span class="figure">27.4\N{NO-BREAK SPACE}%</span> · '
+        'Discriminative efficiency&nbsp;<span class="figure">33.3\N{NO-BREAK SPACE}%</span>'
+    ) in html
     # The help gives the chance spread for the nine learners counted: 100 / sqrt(8).
     assert "by about ±35 (one standard deviation)" in html and "about ±71" in html
     assert "“150 points”" in html  # the distractor nobody picked is listed
@@ -551,7 +580,7 @@ def test_numbers_are_formatted_for_the_locale(client, teacher, nine_learners):
     html = client.get(
         reverse("classroom:assignment_results", args=[nine_learners.pk])
     ).content.decode()
-    assert "Trennschärfe" in html and "27,4 %" in html and "27.4" not in html
+    assert "Trennschärfe" in html and "27,4\N{NO-BREAK SPACE}%" in html and "27.4" not in html
     assert "ganzer Test" in html
 
 

@@ -33,6 +33,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, tzinfo
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db.models import Count, Q
@@ -700,6 +701,20 @@ def chance_spread(learners: int) -> float | None:
     return 100 / math.sqrt(learners - 1)
 
 
+def percent_text(value: float) -> str:
+    """A statistic for the page: one decimal in the active language's format, rounded
+    half up (as the CSV's two places are), and a real minus sign, which screen readers
+    read as "minus" where they may skip a hyphen.
+
+    >>> with translation.override("en"):
+    ...     percent_text(-9.94), percent_text(15.625), percent_text(100)
+    ('−9.9\\xa0%', '15.6\\xa0%', '100.0\\xa0%')
+    """
+    rounded = Decimal(repr(float(value))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    text = str(formats.number_format(rounded, decimal_pos=1, use_l10n=True))
+    return text.replace("-", "\N{MINUS SIGN}") + "\N{NO-BREAK SPACE}%"
+
+
 def facility(right: int, questions: int) -> int | None:
     """Per cent of ``questions`` answered right; None without questions."""
     return _percent(right, questions)
@@ -787,6 +802,15 @@ class ItemStat:
         return self.discrimination.efficiency if self.shows_discrimination else None
 
     @property
+    def index_text(self) -> str:
+        """The index as the page shows it ("27.4 %"), or why it shows none."""
+        return self.blank_reason if self.index is None else percent_text(self.index)
+
+    @property
+    def efficiency_text(self) -> str:
+        return self.blank_reason if self.efficiency is None else percent_text(self.efficiency)
+
+    @property
     def dubious(self) -> bool:
         return self.shows_discrimination and self.discrimination.dubious
 
@@ -794,16 +818,16 @@ class ItemStat:
     def blank_reason(self) -> str:
         """Why the page shows no index (a few words, translated); "" when it shows one."""
         if self.whole_test:
-            return gettext("whole test")
+            return str(gettext("whole test"))
         if self.learners < MIN_LEARNERS:
-            return gettext("too few")
+            return str(gettext("too few"))
         if self.discrimination.index is not None:
             return ""
         if self.right == self.questions:
-            return gettext("all right")
+            return str(gettext("all right"))
         if self.right == 0:
-            return gettext("none right")
-        return gettext("no spread")
+            return str(gettext("none right"))
+        return str(gettext("no spread"))
 
     @property
     def unanswered_share(self) -> int | None:
@@ -849,6 +873,12 @@ class ItemAnalysis:
     def chance_spread_twice(self) -> int | None:
         spread = chance_spread(self.learners)
         return round(2 * spread) if spread is not None else None
+
+    @property
+    def two_kinds(self) -> bool:
+        """Exactly two kinds: each is the other's rest of the test, so the two share
+        their figures (a correlation and its best pairing are symmetric)."""
+        return len(self.by_kind) == 2
 
     @property
     def items(self) -> list[ItemStat]:
