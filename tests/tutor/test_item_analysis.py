@@ -474,6 +474,9 @@ def test_a_dubious_question_on_the_page(client, teacher, school_class):
     assert figure.replace("{}", "41,2") + ' <strong class="dubious">fragwürdig</strong>' in html
     assert "Unter 15 % ist das Item als" in html  # the help names Moodle's threshold
     assert "Bei zwei Fragenarten ist jede der übrige Test der anderen" in html
+    # 100 / sqrt(5) = 44.7, twice 89.4.
+    assert "Bei den 6 hier gezählten Lernenden streut" in html
+    assert "um etwa ±45 um 0" in html and "Werte bis etwa ±89" in html
 
 
 def test_per_kind_alone_is_the_whole_test_even_without_same_questions(school_class, in_english):
@@ -593,7 +596,13 @@ def test_too_few_on_the_page(english, teacher, school_class):
     ).content.decode()
     # Two kinds and four questions, two figures each, in the table and on the card.
     assert html.count('<span class="blank-reason">too few</span>') == (2 + 4) * 2 * 2
-    assert "with fewer than 6 counted it would mostly show chance" in html
+    assert "with fewer than 6 learners counted it would mostly show chance" in html
+    english.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    html = english.get(
+        reverse("classroom:assignment_results", args=[assignment.pk])
+    ).content.decode()
+    assert "Mit weniger als 6 gezählten Lernenden zeigte er vor allem den Zufall" in html
+    assert html.count('<span class="blank-reason">zu wenige</span>') == 24
     assert "dubious</strong>" not in html.split('id="items-kinds"')[1]
 
 

@@ -626,7 +626,7 @@ def _averages(rows: list[ResultRow], columns: list[Column]) -> Averages:
 #   correlation has mean 0 and variance 1 / (n - 1)): about 19 with 30 learners.
 # - Small classes: Moodle shows the figures from two learners on. With fewer than
 #   MIN_LEARNERS (6) counted the page shows "too few" instead: chance alone would move
-#   the index by 45 or more.
+#   the index by 50 or more (one standard deviation, 100 / sqrt(4)).
 
 MIN_LEARNERS = 6
 DUBIOUS_BELOW = 15  # discriminative efficiency, per cent: Moodle's is_dubious_question
