@@ -552,6 +552,9 @@ def test_results_page_shows_the_item_analysis(english, teacher, nine_learners, w
     for figure in ("27.4", "33.3", "14.2", "15.6", "67.1", "100.0"):
         assert f'<span class="figure">{figure}\N{NO-BREAK SPACE}%</span>' in html
     assert "whole test" in html and "dubious</strong>" not in html.split("Per question kind")[1]
+    assert (
+        'Discrimination index and efficiency: <span class="blank-reason">whole test</span>'
+    ) in html
     translation.activate("en")
     assert "Facility 56 % (5 of 9 right)" in html
     assert (
@@ -594,15 +597,15 @@ def test_too_few_on_the_page(english, teacher, school_class):
     html = english.get(
         reverse("classroom:assignment_results", args=[assignment.pk])
     ).content.decode()
-    # Two kinds and four questions, two figures each, in the table and on the card.
-    assert html.count('<span class="blank-reason">too few</span>') == (2 + 4) * 2 * 2
+    # Two kinds and four questions: two figures each in the table, one on the card.
+    assert html.count('<span class="blank-reason">too few</span>') == (2 + 4) * 3
     assert "with fewer than 6 learners counted it would mostly show chance" in html
     english.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
     html = english.get(
         reverse("classroom:assignment_results", args=[assignment.pk])
     ).content.decode()
     assert "Mit weniger als 6 gezählten Lernenden zeigte er vor allem den Zufall" in html
-    assert html.count('<span class="blank-reason">zu wenige</span>') == 24
+    assert html.count('<span class="blank-reason">zu wenige</span>') == 18
     assert "dubious</strong>" not in html.split('id="items-kinds"')[1]
 
 
