@@ -33,6 +33,8 @@ RULE_TITLES: dict[str, Promise] = {
     "R5.2": _("Four of a kind and its values"),
     "R5.3": _("Kreuzweis: one card in two melds"),
     "R5.4": _("Announcing Weis in the first trick"),
+    "R5.4a": _("The announced value is the claim compared"),
+    "R5.4b": _("A silent player writes none of their melds"),
     "R5.5": _("Comparing two melds: the ladder"),
     "R5.6": _("Only the team with the best meld writes Weis"),
     "R5.7": _("Showing Weis at the second trick"),
@@ -52,7 +54,11 @@ RULE_TITLES: dict[str, Promise] = {
 
 
 def rule_sort_key(rule_id: str) -> tuple[int, int, str]:
-    """R6.4a sorts after R6.4 and R10.1 after R9.1."""
+    """R6.4a sorts after R6.4 and R10.1 after R9.1.
+
+    >>> sorted(["R5.5", "R5.4b", "R5.4", "R5.4a"], key=rule_sort_key)
+    ['R5.4', 'R5.4a', 'R5.4b', 'R5.5']
+    """
     body = rule_id[1:]
     major, _dot, minor = body.partition(".")
     digits = "".join(ch for ch in minor if ch.isdigit())
