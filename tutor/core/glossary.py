@@ -331,7 +331,9 @@ def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def check_po(path: Path, lang: str, g: Glossary | None = None) -> list[Finding]:
+def check_po(
+    path: Path, lang: str, g: Glossary | None = None, name: str | None = None
+) -> list[Finding]:
     """Banned words in a catalogue: each msgstr in ``lang`` and each msgid in English
     (the site's English is its msgids). Placeholders such as ``%(player)s`` are kept,
     so "player %(n)s" is not taken for a player's name."""
@@ -342,7 +344,7 @@ def check_po(path: Path, lang: str, g: Glossary | None = None) -> list[Finding]:
         checks += [(line, text, lang) for line, text in entry.msgstrs]
         for line, text, text_lang in checks:  # line: the msgid's or msgstr's first
             for violation in g.violations(text, text_lang):
-                findings.append(Finding(str(path), line, text_lang, violation))
+                findings.append(Finding(name or str(path), line, text_lang, violation))
     return findings
 
 
@@ -366,13 +368,18 @@ def readable_markdown(text: str) -> str:
     return _FENCE.sub(example, _COMMENT.sub(blank, text))
 
 
-def check_lesson_source(path: Path, g: Glossary | None = None) -> list[Finding]:
+def check_lesson_source(
+    path: Path, g: Glossary | None = None, name: str | None = None
+) -> list[Finding]:
     """Banned words in a lesson file ``NN-slug.LANG.md``: front matter (title,
     summary), prose and example captions."""
     g = g or glossary()
     lang = path.name.rsplit(".", 2)[-2]
     text = readable_markdown(path.read_text(encoding="utf-8"))
-    return [Finding(str(path), _line_of(text, v.start), lang, v) for v in g.violations(text, lang)]
+    return [
+        Finding(name or str(path), _line_of(text, v.start), lang, v)
+        for v in g.violations(text, lang)
+    ]
 
 
 # --- the documents: which of their sentences may be quoted --------------------------

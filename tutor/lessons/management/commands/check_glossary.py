@@ -49,9 +49,9 @@ def check_files(lessons: Path = CONTENT_DIR) -> list[gl.Finding]:
     findings = []
     for locale in settings.LOCALE_PATHS:
         for po in sorted(Path(locale).glob("*/LC_MESSAGES/django.po")):
-            findings += gl.check_po(Path(os.path.relpath(po)), po.parent.parent.name)
+            findings += gl.check_po(po, po.parent.parent.name, name=os.path.relpath(po))
     for path in sorted(lessons.glob("*.md")):
-        findings += gl.check_lesson_source(Path(os.path.relpath(path)))
+        findings += gl.check_lesson_source(path, name=os.path.relpath(path))
     return findings
 
 
