@@ -597,6 +597,8 @@ def test_the_table_trainer_through_a_whole_round_follows_the_glossary(client, fo
         found += check_pages(client, [page], LANGS[steps % 2])
         steps += 1
         assert steps < 120
+    outcomes = {j.outcome for j in t.judgements}
+    assert {"right", "wrong"} <= outcomes, outcomes  # the wrong moves' words were shown
     urls = [page, reverse("table:summary", args=[round_.pk])]
     for lang in LANGS:
         found += check_pages(client, urls, lang)
