@@ -164,7 +164,7 @@ _PRESET_NAMES = {
 _STOECK_WORDS = {
     "en": {
         "no_trump_contract": "none, no trump in this contract (R6.1)",
-        "not_held_by_one_player": "none, King and Ober of trump are not in one hand (R6.1)",
+        "not_held_by_one_player": "none, king and Ober of trump are not in one hand (R6.1)",
         "second_card_not_played": "still possible, the second card is not played yet (R6.4a)",
         "still_possible": "still possible, the call may come before the next card (R6.3)",
         "valid": "scored, called with the second card (R6.2)",

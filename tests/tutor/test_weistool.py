@@ -53,7 +53,7 @@ def test_names_are_accepted(client):
 
 def test_stoeck_holder_is_named(client):
     html = get(client, seat2_text="HK HQ S6").content.decode()
-    assert "Player 3 holds King and Ober of trump" in html
+    assert "Player 3 holds king and Ober of trump" in html
 
 
 def test_htmx_request_gets_only_the_tool_partial(client):

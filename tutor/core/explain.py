@@ -328,7 +328,7 @@ def stoeck_sentence(result: Any) -> str:
     sentences = {
         "no_trump_contract": lambda: _("No Stöck: Obenabe and Undenufe have no trump."),
         "not_held_by_one_player": lambda: _(
-            "No Stöck: no single player holds both King and Ober of trump."
+            "No Stöck: no single player holds both king and Ober of trump."
         ),
         "second_card_not_played": lambda: (
             _("Still possible: %(holder)s has not played the second of the two cards yet.") % who

@@ -36,7 +36,7 @@ RULE_TITLES: dict[str, Promise] = {
     "R5.5": _("Comparing two melds: the ladder"),
     "R5.6": _("Only the team with the best meld writes Weis"),
     "R5.7": _("Showing Weis at the second trick"),
-    "R6.1": _("Stöck: King and Ober of trump in one hand"),
+    "R6.1": _("Stöck: king and Ober of trump in one hand"),
     "R6.2": _("Calling Stöck with the second card"),
     "R6.3": _("The Stöck deadline"),
     "R6.4": _("Stöck on one's own initiative"),
