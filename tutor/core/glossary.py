@@ -106,7 +106,12 @@ class Violation:
 
     @property
     def use(self) -> str:
-        return self.banned.use
+        """What to write instead; ``{capital}`` and ``{small}`` in the glossary stand
+        for the word found with its first letter changed ("player 3" -> "Player 3")."""
+        word = " ".join(self.word.split())
+        return self.banned.use.replace("{capital}", word[:1].upper() + word[1:]).replace(
+            "{small}", word[:1].lower() + word[1:]
+        )
 
     def describe(self) -> str:
         """«Regelsatz» (concept rule-set): write «Regelwerk»; why."""
