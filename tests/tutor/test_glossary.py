@@ -292,6 +292,11 @@ def test_the_site_s_own_words_pass():
         "Weise».",
         "ST-DE bringt als Beispiel: «Du spielst zuerst den Ober aus und vergisst die Ansage. "
         "Legt die nächste Person bereits eine Karte darauf, sind die Stöck verloren.»",
+        # another document named earlier in the same sentence does not hide the source
+        "W-EN und W-DE sind sich einig; ST-DE sagt es so: «Legt die nächste Person bereits "
+        "eine Karte darauf, sind die Stöck verloren.»",
+        # the first letter's case may change
+        "W-DE: «schreiben darf die Partei mit dem höchsten Weis am Tisch».",
     ],
 )
 def test_quotation_of_a_registered_sentence_with_its_source_is_allowed(text):
@@ -319,6 +324,9 @@ def test_quotation_cannot_hide_a_real_misuse(text, why):
 def test_quotation_in_english_quotes_of_an_english_document():
     assert GLOSSARY.violations('S-EN: "How many points are there per deal?"', "en") == []
     assert GLOSSARY.violations('S-EN: "How many points are there per new deal?"', "en")
+    tie = 'S-EN calls it "practically impossible; otherwise play another deal".'
+    assert GLOSSARY.violations(tie, "en") == []
+    assert GLOSSARY.violations(tie.replace("S-EN", "W-EN"), "en")
 
 
 def find_documents() -> Path | None:

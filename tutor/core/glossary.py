@@ -124,9 +124,11 @@ class Violation:
 # Quotation marks: «…» (German and the site's English), „…“, “…” and "…".
 _QUOTE = re.compile(r"«([^«»]{1,800})»|„([^„“]{1,800})“|“([^“”]{1,800})”|\"([^\"]{1,800})\"")
 _SOURCE = "|".join(re.escape(s) for s in SOURCES)
-# The source right before the opening mark, in the same sentence and without another
-# quotation between: "W-DE: «…»", "W-DE schreibt: «…»", "(W-DE: «…»".
-_SOURCE_BEFORE = re.compile(rf"({_SOURCE})(?![\w-])[^.!?«»„“”\"]{{0,80}}$")
+# A source before the opening mark names the quotation when it stands in the same
+# sentence with no other quotation between: "W-DE: «…»", "W-DE schreibt: «…»",
+# "S-EN gives them in one sentence («…»)".
+_SOURCE_TAG = re.compile(rf"({_SOURCE})(?![\w-])")
+_SAME_SENTENCE = re.compile(r"[^.!?«»„“”\"]{0,80}")
 # The source right after the closing mark: "«…» (W-DE)", "«…», schreibt W-DE".
 _SOURCE_AFTER = re.compile(rf"^[^.!?«»„“”\"\w]{{0,4}}(?:\w+\s+){{0,2}}({_SOURCE})(?![\w-])")
 _ELLIPSIS = re.compile(r"…|\.\.\.|\[…\]|\[\.\.\.\]")
@@ -163,8 +165,10 @@ class Glossary:
         for piece in _ELLIPSIS.split(text):
             for sentence in _SENTENCE_END.split(normalise(piece)):
                 sentence = sentence.strip(_EDGE)
+                # A quotation may change the case of its first letter.
+                forms = (sentence, sentence[:1].swapcase() + sentence[1:])
                 if any(p.search(sentence) for p in patterns) and not any(
-                    sentence in r for r in registered
+                    form in r for form in forms for r in registered
                 ):
                     return False
         return True
@@ -177,10 +181,12 @@ class Glossary:
             before = text[max(0, match.start() - 100) : match.start()]
             after = text[match.end() : match.end() + 40]
             sources = {
-                found.group(1)
-                for found in (_SOURCE_BEFORE.search(before), _SOURCE_AFTER.search(after))
-                if found
+                tag.group(1)
+                for tag in _SOURCE_TAG.finditer(before)
+                if _SAME_SENTENCE.fullmatch(before[tag.end() :])
             }
+            if found := _SOURCE_AFTER.search(after):
+                sources.add(found.group(1))
             if any(self.quoted(source, inner) for source in sources):
                 spans.append((match.start(), match.end()))
         return spans
