@@ -355,7 +355,7 @@ def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
     key = j["key"]
     v = j["verdict"]
     if key == "stoeck.counts":
-        return [_("«Stöck!» with the second of King and Ober of trump, on your own: they count.")]
+        return [_("«Stöck!» with the second of king and Ober of trump, on your own: it counts.")]
     if key == "stoeck.prompted":
         return [
             _(
@@ -367,7 +367,7 @@ def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
     if key == "stoeck.first_card":
         return [
             _(
-                "Too early: «Stöck!» is said with the second of King and Ober of trump, not "
+                "Too early: «Stöck!» is said with the second of king and Ober of trump, not "
                 "with the first. Say it again when you play the second card."
             )
         ]
@@ -393,10 +393,10 @@ def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
             )
         ]
     if key == "stoeck.not_holder":
-        return [_("You do not hold both King and Ober of trump, so you have no Stöck to call.")]
+        return [_("You do not hold both king and Ober of trump, so you have no Stöck to call.")]
     if key == "stoeck.no_trump":
         return [
-            _("There is no trump in %(contract)s, so there are no Stöck.")
+            _("There is no trump in %(contract)s, so there is no Stöck.")
             % {"contract": ex.contract_label(contract, deck)}
         ]
     if key == "stoeck.forgotten":
@@ -404,13 +404,13 @@ def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
             return [
                 _(
                     "You did not say «Stöck!» with your second card; after your partner's "
-                    "reminder they would not have counted anyway."
+                    "reminder it would not have counted anyway."
                 )
             ]
         return [
             _(
-                "You played the second of King and Ober of trump without saying «Stöck!». "
-                "Once the next card was down, the Stöck were lost."
+                "You played the second of king and Ober of trump without saying «Stöck!». "
+                "Once the next card was down, the Stöck was lost."
             )
         ]
     if key == "stoeck.repeated":
