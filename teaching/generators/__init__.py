@@ -17,10 +17,19 @@ API
   from ``question.inputs`` and ``question.rules`` with rules_core only (a
   ``Question`` or its ``to_dict()`` data). A stored answer is right iff
   ``question.answer_value == recompute(question)``.
+- ``recompute_under(question, rules) -> value``: the answer the same situation has
+  under another rule set; where it differs from the question's answer, the answer
+  depends on the rule set (a variant question).
 - ``KINDS``: the kind names in teaching order; ``REGISTRY``: name -> ``Kind``
-  (``name``, ``skill``: one line for a menu, ``build``, ``solve``, ``mistakes``);
-  ``get_kind(name)``; ``MISTAKES``: kind -> every mistake name its questions may
-  carry (the names are listed below; a feedback text per name is the site's job).
+  (``name``, ``skill``: one line for a menu, ``build``, ``solve``, ``mistakes``,
+  ``cases``); ``get_kind(name)``; ``MISTAKES``: kind -> every mistake name its
+  questions may carry (the names are listed below; a feedback text per name is the
+  site's job).
+- ``case_of(question) -> str``: the case the generator aimed at for the question's
+  seed, ``Kind.cases[seed % len(Kind.cases)]`` (the names are listed per kind below).
+  A caller who wants a case draws a seed with that residue (``Kind.seeds_of(case)``):
+  the lessons ask each lesson's own cases this way. Stored questions need nothing
+  new: the case follows from their kind and seed.
 - ``QuizError``: a ``rules_core.RulesError`` (so a ``ValueError``) for an unknown
   kind (the message lists the kinds), a seed that is not an ``int``, or stored
   data that is not a question.
@@ -294,6 +303,7 @@ from typing import Any
 
 from rules_core import DEFAULT_RULES, RulesError, RuleSet
 
+from .announce import ANNOUNCE
 from .base import (
     MAX_CHOICES,
     MIN_CHOICES,
@@ -306,6 +316,7 @@ from .base import (
     plain,
 )
 from .basics import BASICS
+from .jasstafel import JASSTAFEL
 from .stoeck import STOECK
 from .target import TARGET
 from .trick import TRICK
@@ -321,13 +332,26 @@ __all__ = [
     "Kind",
     "Question",
     "QuizError",
+    "case_of",
     "generate",
+    "recompute_under",
     "get_kind",
     "recompute",
 ]
 
 REGISTRY: dict[str, Kind] = {
-    k.name: k for k in (BASICS, WEIS_VALUE, WHO_WRITES, LADDER_STEP, STOECK, TARGET, TRICK)
+    k.name: k
+    for k in (
+        BASICS,
+        WEIS_VALUE,
+        ANNOUNCE,
+        WHO_WRITES,
+        LADDER_STEP,
+        STOECK,
+        TARGET,
+        JASSTAFEL,
+        TRICK,
+    )
 }
 """The question kinds by name, in teaching order."""
 
@@ -404,6 +428,25 @@ def generate(
     )
 
 
+def case_of(question: Question | Mapping[str, Any]) -> str:
+    """The case the generator of ``question`` aimed at for its seed (see ``Kind.cases``).
+
+    >>> case_of(generate("trick", 0)), case_of(generate("trick", 4))
+    ('legal', 'winner')
+    >>> case_of(generate("ladder_step", 4))
+    'high_card'
+    """
+    data: Mapping[str, Any] = (
+        {"kind": question.kind, "seed": question.seed}
+        if isinstance(question, Question)
+        else question
+    )
+    kind, seed = data.get("kind"), data.get("seed")
+    if type(seed) is not int:
+        raise QuizError(f"seed must be a whole number, got {seed!r}")
+    return get_kind(str(kind)).case_of(seed)
+
+
 def recompute(question: Question | Mapping[str, Any]) -> ChoiceValue:
     """The correct answer value of a (stored) question, computed afresh from its
     ``inputs`` and ``rules`` with rules_core only, never from its stored answer.
@@ -424,3 +467,24 @@ def recompute(question: Question | Mapping[str, Any]) -> ChoiceValue:
             f"cannot read the inputs of this {question.kind} question: {err!r}"
         ) from None
     return value
+
+
+def recompute_under(
+    question: Question | Mapping[str, Any], rules: RuleSet | str | Mapping[str, Any]
+) -> ChoiceValue:
+    """The answer value of the situation of ``question`` under ``rules`` instead of its
+    own rule set (rules_core only). Where it differs from the question's answer, the
+    answer depends on the rule set.
+
+    >>> q = generate("weis_value", 4, "w-en")  # a low_quads question: four 6s, 7s or 8s
+    >>> q.answer_value != recompute_under(q, "default")
+    True
+
+    Raises like :func:`recompute`; also rules_core's :class:`RulesError` when the
+    situation is no question under ``rules`` (a four of a kind that scores nothing).
+    """
+    if not isinstance(question, Question):
+        question = Question.from_dict(question)
+    data = question.to_dict()
+    data["rules"] = _rule_set(rules).to_dict()
+    return recompute(data)
