@@ -301,7 +301,7 @@ See :mod:`teaching.generators.jasstafel`.
   besides its tricks the team writes (the other team's Weis, or Stöck lost or the
   other team's, count nothing for it). The four choices are always the tricks block
   plus nothing, the Stöck, the Weis or both, each right in one case of four.
-- mistakes: ``stoeck_counted_for_the_wrong_team``, ``other_team_weis_counted``,
+- mistakes: ``stoeck_counted_wrongly``, ``other_team_weis_counted``,
   ``stoeck_forgotten``, ``weis_block_forgotten``.
 - explanation: ``jasstafel.tricks`` (R4.4; every trick's team, card points,
   bonuses and written points, the match, the factor) and ``jasstafel.blocks``

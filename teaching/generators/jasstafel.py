@@ -140,15 +140,15 @@ def solve_jasstafel(inputs: Inputs, rules: RuleSet) -> Solved[PointsValue]:
 
 
 _MISTAKES: dict[tuple[str, str], str] = {
-    ("neither", "stoeck"): "stoeck_counted_for_the_wrong_team",
+    ("neither", "stoeck"): "stoeck_counted_wrongly",
     ("neither", "weis"): "other_team_weis_counted",
     ("neither", "both"): "other_team_weis_counted",
     ("stoeck", "neither"): "stoeck_forgotten",
     ("stoeck", "weis"): "other_team_weis_counted",
     ("stoeck", "both"): "other_team_weis_counted",
     ("weis", "neither"): "weis_block_forgotten",
-    ("weis", "stoeck"): "stoeck_counted_for_the_wrong_team",
-    ("weis", "both"): "stoeck_counted_for_the_wrong_team",
+    ("weis", "stoeck"): "stoeck_counted_wrongly",
+    ("weis", "both"): "stoeck_counted_wrongly",
     ("both", "neither"): "weis_block_forgotten",
     ("both", "stoeck"): "weis_block_forgotten",
     ("both", "weis"): "stoeck_forgotten",
@@ -173,9 +173,9 @@ def build_jasstafel(rng: random.Random, seed: int, rules: RuleSet) -> Draft[Poin
         raise Retry("Weis and Stöck would give the same choice")
     team = weis.team if writes_weis else 1 - weis.team
     if writes_stoeck and holder % 2 != team:
-        raise Retry("the Stöck are the other team's")
+        raise Retry("the Stöck is the other team's")
     played = _play(rng, hands, contract, pair)
-    # the team's own Stöck count only when the case wants them; the other team's are
+    # the team's own Stöck counts only when the case wants it; the other team's is
     # called in time or not at random (neither gives the asked team anything)
     called = writes_stoeck if holder % 2 == team else rng.random() < 0.5
     calls: tuple[StoeckCall, ...] = played.calls if called else ()
@@ -238,7 +238,7 @@ JASSTAFEL = Kind(
     build_jasstafel,
     solve_jasstafel,
     (
-        "stoeck_counted_for_the_wrong_team",
+        "stoeck_counted_wrongly",
         "other_team_weis_counted",
         "stoeck_forgotten",
         "weis_block_forgotten",
