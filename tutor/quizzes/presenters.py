@@ -35,7 +35,7 @@ from rules_core import (
     score_round,
 )
 from teaching.generators import get_kind
-from teaching.generators.announce import GATHERED, deadline_of, solve_claims
+from teaching.generators.announce import GATHERED, ClaimsResult, deadline_of, solve_claims
 from tutor.core import explain as ex
 
 from .mistakes import mistake_text
@@ -394,6 +394,8 @@ def _new_solution(kind: str, inputs: dict[str, Any], rules: RuleSet) -> dict[str
                 and after is not None
                 and deadline_of(seat, after) == "in_time",
                 "claim": result.claims[seat],
+                # a smaller value announced than the hand's best meld (R5.4a)
+                "better": _better_than_claim(result, seat),
                 "melds": result.melds[seat],
                 "written": result.team is not None
                 and seat % 2 == result.team
@@ -401,6 +403,14 @@ def _new_solution(kind: str, inputs: dict[str, Any], rules: RuleSet) -> dict[str
             }
         )
     return {"claims": result, "rows": rows}
+
+
+def _better_than_claim(result: ClaimsResult, seat: int) -> Meld | None:
+    """The hand's best meld when the player claimed a meld worth less (R5.4a)."""
+    claim, melds = result.claims[seat], result.melds[seat]
+    if claim is None or not melds or melds[0].points <= claim.points:
+        return None
+    return melds[0]
 
 
 def present(question: QuizQuestion, *, reveal: bool, deck: str = "swiss") -> QuestionView:
