@@ -18,8 +18,8 @@ one of the lesson's own rule IDs and that each lesson's named cases appear.
 
 Which seeds. A case is asked by choosing the seed: the generators aim at
 ``Kind.cases[seed % len(cases)]``, so a seed with the right residue is drawn, and drawn
-again until the question also fits the aim's contract, variant and ``avoid`` (a few
-draws; after ``MAX_DRAWS`` the first seed that fits, found once per process).
+again until the question also fits the aim's contract, variant, ``needs`` and ``avoid``
+(a few draws; after ``MAX_DRAWS`` the first seed that fits, found once per process).
 
 A lesson without an entry gets no question, only the link to practice.
 
@@ -109,16 +109,18 @@ class Aim:
                 return False
         return True
 
-    def seed(self, rng: random.Random) -> int:
-        """A seed whose question this aim asks, drawn with ``rng``."""
+    def draw(self, rng: random.Random) -> tuple[int, Question]:
+        """A seed whose question this aim asks, drawn with ``rng``, and the question."""
         residues = self.residues()
         period = len(get_kind(self.kind).cases)
         rules = self.rules
         for _draw in range(MAX_DRAWS):
             seed = rng.randrange(2**31 // period) * period + rng.choice(residues)
-            if self.accepts(generate(self.kind, seed, rules)):
-                return seed
-        return _first_seed(self)
+            question = generate(self.kind, seed, rules)
+            if self.accepts(question):
+                return seed, question
+        seed = _first_seed(self)
+        return seed, generate(self.kind, seed, rules)
 
 
 @functools.cache
@@ -170,8 +172,8 @@ class QuestionPlan:
         if not aims:
             raise KeyError(kind)
         aim = rng.choices(aims, weights=[a.weight for a in aims])[0]
-        seed = aim.seed(rng)
-        return Draw(kind, seed, aim.rules, generate(kind, seed, aim.rules))
+        seed, question = aim.draw(rng)
+        return Draw(kind, seed, aim.rules, question)
 
 
 # The cases of each kind are listed in the teaching.generators docstring.

@@ -402,7 +402,16 @@ def _new_solution(kind: str, inputs: dict[str, Any], rules: RuleSet) -> dict[str
                 and result.claims[seat] is not None,
             }
         )
-    return {"claims": result, "rows": rows}
+    # the writing team's players whose melds are not written: no claim in time (R5.4b)
+    unwritten = [
+        row["seat"]
+        for row in rows
+        if result.team is not None
+        and row["seat"] % 2 == result.team
+        and not row["written"]
+        and row["melds"]
+    ]
+    return {"claims": result, "rows": rows, "unwritten": unwritten}
 
 
 def _better_than_claim(result: ClaimsResult, seat: int) -> Meld | None:
