@@ -22,6 +22,7 @@ __all__ = [
     "CardsValue",
     "Choice",
     "ChoiceValue",
+    "DeadlineValue",
     "Draft",
     "Inputs",
     "JSONObject",
@@ -111,6 +112,13 @@ class SeatValue(TypedDict):
     seat: int
 
 
+class DeadlineValue(TypedDict):
+    """``announce``/``deadline``: whether an announcement counts (``in_time``) or why it
+    is too late (``next_card_played``, ``trick_gathered``)."""
+
+    deadline: str
+
+
 ChoiceValue: TypeAlias = (
     PointsValue
     | TeamPointsValue
@@ -120,6 +128,7 @@ ChoiceValue: TypeAlias = (
     | CardsValue
     | CardValue
     | SeatValue
+    | DeadlineValue
 )
 """The value of a choice (and of an answer) of any kind."""
 
@@ -322,7 +331,9 @@ class Kind:
 
     ``build(rng, seed, rules) -> Draft``; ``solve(inputs, rules) -> Solved`` (rules_core
     only: the stored answer and the recomputed one both come from it); ``mistakes``:
-    every mistake name its questions may carry.
+    every mistake name its questions may carry; ``cases``: what ``build`` aims at for a
+    seed, by ``seed % len(cases)`` (a name may repeat where one case takes several
+    residues), so that a caller can ask for a case by choosing the seed.
     """
 
     name: str
@@ -330,6 +341,16 @@ class Kind:
     build: Callable[[random.Random, int, RuleSet], Draft[ChoiceValue]]
     solve: Callable[[Inputs, RuleSet], Solved[ChoiceValue]]
     mistakes: tuple[str, ...] = ()
+    cases: tuple[str, ...] = ()
+
+    def case_of(self, seed: int) -> str:
+        """The case ``build`` aims at for ``seed`` (``cases[seed % len(cases)]``)."""
+        return self.cases[seed % len(self.cases)]
+
+    def seeds_of(self, case: str) -> tuple[int, ...]:
+        """The residues ``seed % len(cases)`` that aim at ``case`` (empty for an
+        unknown case)."""
+        return tuple(i for i, name in enumerate(self.cases) if name == case)
 
 
 def assemble_choices(

@@ -231,4 +231,5 @@ TARGET = Kind(
             + ("team_or_block_confused", "target_reach_overlooked")
         )
     ),
+    DECIDES,
 )

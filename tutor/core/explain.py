@@ -419,3 +419,21 @@ def stoeck_timeline(
             }
         )
     return tricks
+
+
+# What a player says at the first trick: the value alone (R5.4), as W-DE's table words.
+_ANNOUNCED = {
+    20: lambda: pgettext("announced value", "Twenty"),
+    50: lambda: pgettext("announced value", "Fifty"),
+    100: lambda: pgettext("announced value", "A hundred"),
+    150: lambda: pgettext("announced value", "A hundred and fifty"),
+    200: lambda: pgettext("announced value", "Two hundred"),
+    250: lambda: pgettext("announced value", "Two hundred and fifty"),
+    300: lambda: pgettext("announced value", "Three hundred"),
+}
+
+
+def announced_value(value: int) -> str:
+    """«Fifty» / «Fünfzig»: an announced value as said at the table, in quotes."""
+    word = _ANNOUNCED.get(value)
+    return "«%s»" % (word() if word is not None else value)

@@ -72,11 +72,10 @@ def _is_learner(request: HttpRequest) -> bool:
 
 
 def _lesson_and_plan(slug: str) -> tuple[Lesson, QuestionPlan]:
-    lessons = list(Lesson.objects.only("slug", "position", "rules"))
-    lesson = next((lesson for lesson in lessons if lesson.slug == slug), None)
+    lesson = Lesson.objects.only("slug").filter(slug=slug).first()
     if lesson is None:
         raise Http404("No such lesson")
-    return lesson, plan_for(((les.position, les.rules) for les in lessons), lesson.position)
+    return lesson, plan_for(slug)
 
 
 def _learner_slot(
@@ -173,7 +172,7 @@ def _detail_context(
     if index is None:
         raise Http404("No such lesson")
     entry = entries[index]
-    plan = plan_for(((e.lesson.position, e.lesson.rules) for e in entries), entry.lesson.position)
+    plan = plan_for(entry.lesson.slug)
     slots, problem = _slots(request, entry.lesson, plan, errors or {})
     context = {
         "entry": entry,

@@ -479,6 +479,71 @@ MISTAKES: dict[str, Promise] = {
         "round: count the blocks in the rule set's order and stop where a team first gets there "
         "(R7.2, R7.3)."
     ),
+    # announce: the deadline of the first trick (R5.4)
+    "deadline_thought_earlier": gettext_lazy(
+        "This answer puts the deadline too early. In fact a player may announce until the next "
+        "player plays a card, and the last player of a trick until the trick is gathered in "
+        "(R5.4)."
+    ),
+    "late_announcement_counted": gettext_lazy(
+        "This answer counts an announcement made after the next player had played a card. In "
+        "fact that is too late, and a late announcement counts for nothing; only the last "
+        "player of a trick may still announce until the trick is gathered in (R5.4)."
+    ),
+    "gathering_deadline_for_everybody": gettext_lazy(
+        "This answer gives the wrong reason: too late, yes, but not because of the gathering. "
+        "In fact only the last player of a trick may wait until the trick is gathered in; for "
+        "everybody else the next player's card ends the time to announce (R5.4)."
+    ),
+    "gathered_trick_counted": gettext_lazy(
+        "This answer counts an announcement made after the trick was gathered in. In fact the "
+        "last player of the trick may announce only until then (R5.4)."
+    ),
+    "last_player_deadline_confused": gettext_lazy(
+        "This answer gives the wrong reason: too late, yes, but the last player of a trick has "
+        "no next player to wait for. In fact that player may announce until the trick is "
+        "gathered in, and here it had been gathered in already (R5.4)."
+    ),
+    # announce: who writes when the announced values are compared (R5.4a, R5.4b, R5.6)
+    "announcing_partner_left_out": gettext_lazy(
+        "This answer leaves out the melds of a partner who announced in time. In fact the "
+        "writing team writes every meld of both partners who announced, not only the best "
+        "one (R5.6)."
+    ),
+    "silent_partner_counted": gettext_lazy(
+        "This answer also writes the melds of a player who said nothing with the first card. "
+        "In fact a player who does not announce writes none of their melds, even when the "
+        "partner's claim wins (R5.4b)."
+    ),
+    "other_team_claim_wins": gettext_lazy(
+        "This answer lets the team with the weaker claim write. In fact the announced claims "
+        "are compared by the ladder, and only the team with the best claim writes Weis "
+        "(R5.4a, R5.6)."
+    ),
+    "held_meld_compared": gettext_lazy(
+        "This answer compares the best meld the player holds. In fact the value announced is "
+        "the claim: the player competes with the best meld of that value, and a smaller "
+        "announcement can lose to the other team (R5.4a)."
+    ),
+    # jasstafel: what a team writes for a round (R7.1, R5.6, R6.5)
+    "stoeck_counted_wrongly": gettext_lazy(
+        "This answer adds the Stöck. In fact the 20 points go only to the team of the player "
+        "who holds King and Ober of trump, and only when that player said «Stöck» with the "
+        "second card; otherwise nobody writes it (R6.1, R6.5)."
+    ),
+    "other_team_weis_counted": gettext_lazy(
+        "This answer gives this team the Weis that the other team writes. In fact only the "
+        "team with the best meld writes Weis; the other team writes none, whatever it holds "
+        "(R5.6)."
+    ),
+    "stoeck_forgotten": gettext_lazy(
+        "This answer leaves out the Stöck. In fact Stöck said in time counts 20 points for the "
+        "holder's team, whichever team writes the Weis (R6.5)."
+    ),
+    "weis_block_forgotten": gettext_lazy(
+        "This answer leaves out the Weis. In fact this team has the best meld and writes the "
+        "points of all its melds, times the factor (R5.6, R7.1)."
+    ),
 }
 
 

@@ -35,6 +35,7 @@ from rules_core import (
     score_round,
 )
 from teaching.generators import get_kind
+from teaching.generators.announce import GATHERED, ClaimsResult, deadline_of, solve_claims
 from tutor.core import explain as ex
 
 from .mistakes import mistake_text
@@ -77,6 +78,8 @@ def _cards(codes: list[str]) -> tuple[Card, ...]:
 
 def choice_label(kind: str, value: dict[str, Any], prompt: dict[str, Any], deck: str) -> dict:
     """A choice as text (and cards where the answer is cards)."""
+    if kind in NEW_KINDS:
+        return _new_choice_label(kind, value)
     cards: tuple[Card, ...] = ()
     if kind in ("weis_value",) or (kind == "trick" and "points" in value):
         points = value["points"]
@@ -121,6 +124,8 @@ def choice_label(kind: str, value: dict[str, Any], prompt: dict[str, Any], deck:
 
 def _body(kind: str, inputs: dict[str, Any], prompt: dict[str, Any]) -> dict[str, Any]:
     """The situation a question describes, as objects the templates draw."""
+    if kind in NEW_KINDS:
+        return _new_body(kind, inputs, prompt)
     if kind == "basics":
         return {
             "sub": inputs["sub"],
@@ -175,6 +180,8 @@ def _timeline(inputs: dict[str, Any], prompt: dict[str, Any]) -> list[list[dict[
 
 def _solution(kind: str, inputs: dict[str, Any], rules: RuleSet, deck: str) -> dict[str, Any]:
     """The result, recomputed by rules_core from the inputs, for the explanation."""
+    if kind in NEW_KINDS:
+        return _new_solution(kind, inputs, rules)
     if kind == "basics":
         # The kind's own solver: rules_core's trump_name (R1.3) and team_of (R2.1).
         solved = get_kind("basics").solve(inputs, rules)
@@ -259,6 +266,160 @@ def _play_sentence(entry: Any, deck: str) -> dict[str, Any]:
     }
     text = sentences.get(entry.key, entry.key) % names
     return {"text": text, "legal": v["legal"], "rule": entry.rule, "card": Card.parse(v["card"])}
+
+
+# --- announce and jasstafel (issue 21): new kinds, kept apart from the ones above -------
+
+NEW_KINDS = ("announce", "jasstafel")
+
+DEADLINE_CHOICES = {
+    "in_time": lambda: _("It counts: it came in time"),
+    "next_card_played": lambda: _("Too late: the next player had already played"),
+    "trick_gathered": lambda: _("Too late: the trick had already been gathered"),
+}
+
+
+def _new_choice_label(kind: str, value: dict[str, Any]) -> dict[str, Any]:
+    if kind == "jasstafel":
+        text = _("%(n)s points") % {"n": value["points"]}
+    elif "deadline" in value:
+        text = DEADLINE_CHOICES[value["deadline"]]()
+    elif value["team"] is None:
+        text = _("Nobody writes Weis")
+    else:
+        text = _("%(team)s writes %(points)s") % {
+            "team": ex.team_short(value["team"]),
+            "points": value["points"],
+        }
+    return {"text": text, "cards": ()}
+
+
+def announce_timeline(inputs: dict[str, Any], asked: int | None = None) -> list[dict[str, Any]]:
+    """The first trick as rows: each card with what was said right after it (the player's
+    own word first), then, when anybody spoke after it, the gathering of the trick."""
+    said_after: dict[int, list[dict[str, Any]]] = {}
+    for seat, value, after in inputs["announcements"]:
+        said_after.setdefault(after, []).append(
+            {
+                "seat": seat,
+                "value": value,
+                "word": ex.announced_value(value),
+                "asked": seat == asked,
+            }
+        )
+    rows: list[dict[str, Any]] = [
+        {"seat": seat, "card": Card.parse(code), "said": said_after.get(index, [])}
+        for index, (seat, code) in enumerate(inputs["plays"])
+    ]
+    if GATHERED in said_after:
+        rows.append({"gathered": True, "said": said_after[GATHERED]})
+    return rows
+
+
+def _new_body(kind: str, inputs: dict[str, Any], prompt: dict[str, Any]) -> dict[str, Any]:
+    if kind == "jasstafel":
+        return {
+            "team": prompt["team"],
+            "factor": prompt.get("factor", 1),
+            "weis_team": prompt["weis_team"],
+            "weis_points": prompt["weis_points"],
+            "stoeck_seat": prompt["stoeck_seat"],
+            "stoeck_status": prompt["stoeck_status"],
+            "stoeck_reason": prompt["stoeck_reason"],
+            "tricks": prompt["tricks"],
+        }
+    body: dict[str, Any] = {
+        "sub": inputs["sub"],
+        "asked": inputs.get("asked"),
+        "timeline": announce_timeline(inputs, inputs.get("asked")),
+    }
+    if inputs["sub"] == "writes":
+        melds = prompt.get("melds", [[] for _hand in inputs["hands"]])
+        body["seats"] = [
+            {"hand": _cards(hand), "marked": {c for meld in seat_melds for c in _cards(meld)}}
+            for hand, seat_melds in zip(inputs["hands"], melds, strict=True)
+        ]
+        body["factor"] = prompt.get("factor", 1)
+    return body
+
+
+def _new_solution(kind: str, inputs: dict[str, Any], rules: RuleSet) -> dict[str, Any]:
+    """The result recomputed by the kind's own solver (rules_core underneath)."""
+    if kind == "jasstafel":
+        score = score_round(
+            inputs["hands"],
+            inputs["contract"],
+            [tuple(p) for p in inputs["plays"]],
+            [tuple(c) for c in inputs["calls"]],
+            rules,
+        )
+        team = inputs["team"]
+        tricks = [
+            {
+                "team": t,
+                "card_points": sum(r.card_points for r in score.tricks if r.team == t),
+                "last": score.tricks[8].team == t,
+                "match": score.match == t,
+                "block": score.blocks[t]["tricks"],
+            }
+            for t in (0, 1)
+        ]
+        return {
+            "score": score,
+            "team": team,
+            "tricks": tricks,
+            "total": score.totals[team],
+            "blocks": score.blocks[team],
+        }
+    if inputs["sub"] == "deadline":
+        solved = get_kind("announce").solve(inputs, rules)
+        entry = solved.explanation[0]["values"]
+        said = {seat: value for seat, value, _after in inputs["announcements"]}
+        return {
+            "deadline": entry["deadline"],
+            "seat": entry["seat"],
+            "word": ex.announced_value(said[entry["seat"]]),
+            "next_seat": entry["seat"] + 1 if entry["seat"] < 3 else None,
+        }
+    result, _trace = solve_claims(inputs, rules)
+    said = {seat: (value, after) for seat, value, after in inputs["announcements"]}
+    rows = []
+    for seat in range(4):
+        value, after = said.get(seat, (None, None))
+        rows.append(
+            {
+                "seat": seat,
+                "word": ex.announced_value(value) if value is not None else "",
+                "in_time": value is not None
+                and after is not None
+                and deadline_of(seat, after) == "in_time",
+                "claim": result.claims[seat],
+                # a smaller value announced than the hand's best meld (R5.4a)
+                "better": _better_than_claim(result, seat),
+                "melds": result.melds[seat],
+                "written": result.team is not None
+                and seat % 2 == result.team
+                and result.claims[seat] is not None,
+            }
+        )
+    # the writing team's players whose melds are not written: no claim in time (R5.4b)
+    unwritten = [
+        row["seat"]
+        for row in rows
+        if result.team is not None
+        and row["seat"] % 2 == result.team
+        and not row["written"]
+        and row["melds"]
+    ]
+    return {"claims": result, "rows": rows, "unwritten": unwritten}
+
+
+def _better_than_claim(result: ClaimsResult, seat: int) -> Meld | None:
+    """The hand's best meld when the player claimed a meld worth less (R5.4a)."""
+    claim, melds = result.claims[seat], result.melds[seat]
+    if claim is None or not melds or melds[0].points <= claim.points:
+        return None
+    return melds[0]
 
 
 def present(question: QuizQuestion, *, reveal: bool, deck: str = "swiss") -> QuestionView:
