@@ -162,7 +162,7 @@ the announcement followed (4: after the trick was gathered), in the order spoken
   are compared? inputs ``{"sub", "hands": [4 x 9 cards], "contract", "plays",
   "announcements"}``; prompt ``{"sub", "preset", "factor", "melds": per seat
   [[cards of a meld], ...]}``; value ``{"team": 0 | 1 | None, "points": int}``
-  after the factor (``announce.resolve_claims``: each claim is the best meld of the
+  after the factor (``rules_core.resolve_weis(..., claims=...)``: each claim is the best meld of the
   announced value, R5.4a; the team with the best claim writes every meld of its
   players who announced in time, R5.6, R5.4b). The deal is the same plan in every
   case and only the announcements differ, so the four choices (each team's melds

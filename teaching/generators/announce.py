@@ -47,12 +47,11 @@ from rules_core import (
     Meld,
     RulesError,
     RuleSet,
-    compare_melds,
     find_melds,
     legal_cards,
     parse_cards,
+    resolve_weis,
 )
-from rules_core.melds import sort_melds
 
 from .base import (
     DeadlineValue,
@@ -152,18 +151,6 @@ class ClaimsResult:
         return self.points * self.factor
 
 
-def _best_claim(
-    entries: Sequence[tuple[int, Meld]], contract: Contract, rules: RuleSet
-) -> tuple[int, Meld] | None:
-    """The best ``(seat, meld)`` of two partners' claims by the ladder (R5.5)."""
-    best = entries[0] if entries else None
-    for entry in entries[1:]:
-        assert best is not None
-        if compare_melds(best[1], best[0], entry[1], entry[0], contract, rules).winner == 1:
-            best = entry
-    return best
-
-
 def resolve_claims(
     hands: Sequence[Sequence[Card]],
     contract: Contract,
@@ -184,37 +171,18 @@ def resolve_claims(
     >>> resolve_claims(hands, Contract.parse("D"), [100, 50, None, None], RuleSet()).scored
     120
     """
-    melds = tuple(tuple(sort_melds(find_melds(hand, rules), contract, rules)) for hand in hands)
-    claimed = tuple(
-        next((m for m in melds[seat] if m.points == value), None)
-        for seat, value in enumerate(claims)
-    )
-    t0, t1 = (
-        _best_claim(
-            [(s, m) for s in (team, team + 2) if (m := claimed[s]) is not None], contract, rules
-        )
-        for team in (0, 1)
-    )
-    comparison = None
-    if t0 is not None and t1 is not None:
-        comparison = compare_melds(t0[1], t0[0], t1[1], t1[0], contract, rules)
-        team: int | None = comparison.winner
-    else:
-        team = 0 if t0 is not None else 1 if t1 is not None else None
-    written: list[tuple[int, Meld]] = []
-    if team is not None:
-        for seat in (team, team + 2):
-            if claimed[seat] is not None:
-                written.extend((seat, m) for m in melds[seat])
+    # The rule lives once, in the engine (R5.4a, R5.4b, R5.6): this is its view for
+    # the question's explanation.
+    result = resolve_weis(hands, contract, rules, claims=claims)
     return ClaimsResult(
         contract=contract,
-        claims=claimed,
-        melds=melds,
-        team_best=(t0, t1),
-        comparison=comparison,
-        team=team,
-        written=tuple(written),
-        factor=rules.factor(contract),
+        claims=tuple(result.claimed),
+        melds=tuple(tuple(melds) for melds in result.melds),
+        team_best=(result.team_best[0], result.team_best[1]),
+        comparison=result.comparison,
+        team=result.team,
+        written=tuple((seat, meld) for seat in range(4) for meld in result.written[seat]),
+        factor=result.factor,
     )
 
 
