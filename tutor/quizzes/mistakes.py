@@ -499,11 +499,13 @@ MISTAKES: dict[str, Promise] = {
 @dataclass(frozen=True)
 class MistakeContext:
     """What a question's mistake sentence may state: its contract (None where it has
-    none, the basics' seat questions) and its rule set."""
+    none, the basics' seat questions), its rule set and the cards of its trick (codes,
+    in play order; empty but for trick questions)."""
 
     contract: Contract | None
     rules: RuleSet
     deck: str = "swiss"
+    trick: tuple[str, ...] = ()
 
     @property
     def no_trump(self) -> bool:
@@ -583,6 +585,17 @@ def _card_cannot_win(c: MistakeContext) -> str | None:
         "This answer picks a card that cannot win this trick. In fact in Undenufe the lowest "
         "card of the suit led wins (the 6 is the strongest); a card of another suit never wins "
         "(R3.6)."
+    )
+
+
+def _first_trump_wins(c: MistakeContext) -> str | None:
+    trump = c.contract.trump if c.contract is not None else None
+    if trump is None or any(card.startswith(trump.code) for card in c.trick):
+        return None
+    # no trump in the trick: the reading "the first trump wins" falls back on the lead
+    return _(
+        "This answer gives the trick to the card that was led. In fact, with no trump in the "
+        "trick, the highest card of the led suit wins, whoever played it (R3.6)."
     )
 
 
@@ -702,6 +715,7 @@ IN_CONTEXT: dict[str, Callable[[MistakeContext], str | None]] = {
     "obenabe_undenufe_values_swapped": _values_swapped,
     "obenabe_undenufe_swapped": _order_swapped,
     "card_cannot_win": _card_cannot_win,
+    "first_trump_wins": _first_trump_wins,
     "highest_rank_wins": _highest_rank_wins,
     "any_card_allowed": _any_card_allowed,
     "wrong_team_at_tie": _wrong_team_at_tie,

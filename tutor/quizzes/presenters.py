@@ -500,7 +500,7 @@ def mistake_context(data: dict[str, Any], deck: str) -> MistakeContext:
     """What a stored question's mistake sentences may state: its contract and rule set."""
     inputs = data["inputs"]
     contract = Contract.parse(inputs["contract"]) if "contract" in inputs else None
-    return MistakeContext(contract, rule_set_of(data), deck)
+    return MistakeContext(contract, rule_set_of(data), deck, tuple(inputs.get("trick", ())))
 
 
 def feedback_mistake(data: dict[str, Any], key: str, deck: str) -> str:

@@ -61,6 +61,7 @@ from teaching.generators.rule_sets import FIELD_RULES, inputs_under, solve_under
 from tutor.core import explain as ex
 from tutor.core.cards import display_name
 
+from .mistakes import mistake_text
 from .presenters import (
     BasicsBody,
     HandBody,
@@ -396,6 +397,18 @@ def _split(q: Question, v: QuestionView) -> bool:
     return isinstance(v.body, StoeckBody) and v.body.holder is None and _trump(q, v)
 
 
+def _trumps_in_trick(q: Question) -> list[str]:
+    trump = Contract.parse(q.inputs["contract"]).trump
+    return [c for c in q.inputs.get("trick", []) if trump is not None and c[0] == trump.code]
+
+
+def _led_plain_trumped(q: Question, v: QuestionView) -> bool:
+    """A suit other than trump was led and a trump lies in the trick (R3.3's case)."""
+    trick = q.inputs.get("trick", [])
+    trumps = _trumps_in_trick(q)
+    return bool(trick) and bool(trumps) and trick[0] not in trumps
+
+
 PRESUPPOSES: dict[str, Presupposition] = {
     # what the sentence of a mistake takes for granted about the question
     "low_quads_counted": lambda q, v: not _rules(q).low_quads_score,
@@ -406,12 +419,12 @@ PRESUPPOSES: dict[str, Presupposition] = {
     "obenabe_undenufe_values_swapped": _no_trump,
     "obenabe_undenufe_swapped": _no_trump,
     "trump_values_as_plain": _trump,
-    "trump_ignored": _trump,
-    "first_trump_wins": _trump,
+    "trump_ignored": lambda q, v: bool(_trumps_in_trick(q)),
+    "first_trump_wins": lambda q, v: len(_trumps_in_trick(q)) >= 2,
     "plain_order_for_trumps": _trump,
     "trump_before_high_card": _trump,
     "trump_step_forgotten": _trump,
-    "under_trump_allowed": _trump,
+    "under_trump_allowed": _led_plain_trumped,
     "puur_exception_forgotten": _trump,
     "puur_exception_misapplied": _trump,
     "puur_may_not_be_played": _trump,
@@ -450,9 +463,13 @@ PRESUPPOSES: dict[str, Presupposition] = {
 def check_facts(q: Question, view: QuestionView) -> list[str]:
     """Every fact of the stem, the explanation's points and the mistakes' premises."""
     found = list(FACT_CHECKS[q.kind](q, view))
+    data = q.to_dict()
     for key, mistake in q.mistakes.items():
         holds = PRESUPPOSES.get(mistake)
-        if holds is not None and not holds(q, view):
+        # a sentence made for this question states its own case; the general one is
+        # shown where it holds, and must
+        general = feedback_mistake(data, key, "swiss") == mistake_text(mistake)
+        if holds is not None and general and not holds(q, view):
             found.append(f"choice {key}: the sentence of mistake {mistake} assumes what is false")
     return found
 
