@@ -114,7 +114,7 @@ def test_u1_a_trump_sentence_in_a_no_trump_trick_is_reported(monkeypatch):
     found = [str(p) for p in check_question(q, langs=["en"])]
     where = f"trick seed {q.seed} rule set default lang en [mistake {key}]"
     assert any(p.startswith(where) and "trump, Puur or Nell" in p for p in found), found
-    assert any(p.startswith(where) and "R4.1 cited" in p for p in found), found
+    assert any(p.startswith(where) and "R4.1 cited in" in p for p in found), found
 
 
 def test_a_rule_of_another_contract_is_reported(monkeypatch):
@@ -122,6 +122,13 @@ def test_a_rule_of_another_contract_is_reported(monkeypatch):
     templates = {**default_templates(), "solution": template("<p>Every 8 counts 8 (R4.3).</p>")}
     found = [str(p) for p in check_question(q, langs=["en"], templates=templates)]
     assert any("R4.3 cited in obenabe" in p for p in found), found
+
+
+def test_a_lesson_link_to_a_rule_of_another_contract_is_reported():
+    q = first("trick", "default", lambda q: q.inputs["contract"] == "undenufe")
+    wrong = replace(q, rules_tested=["R4.1", "R4.3"])
+    found = stem_check.check_facts(wrong, _view(wrong))
+    assert found == ["links to R4.1, which does not apply in undenufe"], found
 
 
 def test_c3_a_question_without_its_rule_set_is_reported():

@@ -463,6 +463,12 @@ PRESUPPOSES: dict[str, Presupposition] = {
 def check_facts(q: Question, view: QuestionView) -> list[str]:
     """Every fact of the stem, the explanation's points and the mistakes' premises."""
     found = list(FACT_CHECKS[q.kind](q, view))
+    if view.contract is not None:  # the rules the feedback links to ("Read again")
+        found += [
+            f"links to {rule}, which does not apply in {view.contract.code}"
+            for rule in q.rules_tested
+            if not _applies(rule.removeprefix("R"), view.contract)
+        ]
     data = q.to_dict()
     for key, mistake in q.mistakes.items():
         holds = PRESUPPOSES.get(mistake)
@@ -624,17 +630,20 @@ def _sentence_problems(rendered: Rendered, part: str, sentence: str) -> Iterator
     ):
         yield f"trump, Puur or Nell in {contract.code}: {sentence!r}"
     for rule in RULE_REF.findall(sentence):
-        if contract is None:
-            continue
-        if rule in TRUMP_ONLY_RULES and contract.trump is None:
-            yield f"R{rule} cited in {contract.code}, which has no trump: {sentence!r}"
-        if rule in CONTRACT_RULES and contract.code != CONTRACT_RULES[rule]:
-            yield f"R{rule} cited in {contract.code}: {sentence!r}"
+        if contract is not None and not _applies(rule, contract):
+            yield f"R{rule} cited in {contract.code}, where it does not apply: {sentence!r}"
     for word in WRONG_WORDS[rendered.lang].findall(sentence):
         yield f"{word!r} is not the site's word for it: {sentence!r}"
     yield from _numbering(sentence, rendered.lang)
     yield from _sums(sentence)
     yield from _claims(rendered, part, sentence, contract)
+
+
+def _applies(rule: str, contract: Contract) -> bool:
+    """Does rule ``rule`` ("4.2", without its R) apply in ``contract``?"""
+    if rule in TRUMP_ONLY_RULES and contract.trump is None:
+        return False
+    return rule not in CONTRACT_RULES or contract.code == CONTRACT_RULES[rule]
 
 
 def _numbering(sentence: str, lang: str) -> Iterator[str]:
