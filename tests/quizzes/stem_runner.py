@@ -2,11 +2,11 @@
 
 A test aid, not part of the site. Seeds ``0..n-1`` of every kind under every preset,
 in German and English (the Swiss deck for even seeds, the French deck for odd ones),
-checked over worker processes (forked after Django is set up; the checker touches no
-database). The generated questions are kept in the temporary directory under a
-digest of the code they come from (``teaching``, ``rules_core``), so a change of the
-presenter, the templates or the translations is checked again without generating
-anew.
+checked over worker processes (one per core, at most four; forked after Django is set
+up; the checker touches no database). The generated questions are kept in the
+temporary directory under a digest of the code they come from (``teaching``,
+``rules_core``), so a change of the presenter, the templates or the translations is
+checked again without generating anew.
 
 ``python -m tests.quizzes.stem_runner [--seeds N] [--kinds k,...]`` prints the
 problems and the time taken.
@@ -75,7 +75,7 @@ def _check(job: tuple[str, str, int, int]) -> Outcome:
 
 
 def _pool(processes: int | None) -> multiprocessing.pool.Pool | None:
-    processes = processes or min(2, os.cpu_count() or 1)
+    processes = processes or min(4, os.cpu_count() or 1)
     if processes <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return None
     return multiprocessing.get_context("fork").Pool(processes)
