@@ -555,6 +555,8 @@ HOLDS = {
     "en": re.compile(r"(Player \d)(?: \(Vorhand\))? (?:holds|was dealt) ([^.;:]+)"),
     "de": re.compile(r"(Spieler \d)(?: \(Vorhand\))? (?:hält|erhielt) ([^.;:]+)"),
 }
+DEALT_WORD = {"en": " to Player ", "de": " an Spieler "}
+HOLD_WORDS = {"en": re.compile(r"holds|was dealt"), "de": re.compile(r"hält|erhielt")}
 DEALT_TO = {"en": "{card} to (Player \\d)", "de": "{card} an (Spieler \\d)"}
 GENERIC_PAIR = {
     "en": re.compile(r"king and (?:the )?Ober of trump", re.IGNORECASE),
@@ -690,9 +692,12 @@ def _claims(
     if not hands or not PLAYER.search(sentence):
         return
     claims: list[tuple[int, Card]] = []
-    for card_name, player in names.dealt.findall(sentence):
+    # cheap tests first: a round's timeline names a player on almost every line
+    dealt = names.dealt.findall(sentence) if DEALT_WORD[lang] in sentence else ()
+    for card_name, player in dealt:
         claims.append((int(player.split()[1]) - 1, names.card_of[card_name.lower()]))
-    for player, what in HOLDS[lang].findall(sentence):
+    holds = HOLDS[lang].findall(sentence) if HOLD_WORDS[lang].search(sentence) else ()
+    for player, what in holds:
         seat = int(player.split()[1]) - 1
         cards = [names.card_of[n.lower()] for n in names.cards.findall(what)]
         if GENERIC_PAIR[lang].search(what):
