@@ -184,6 +184,7 @@ def pages(world: World) -> dict[str, list[tuple[str, str]]]:
             ("/accounts/signup/", "input[name=password2]"),
             ("/lessons/", ".course"),
             ("/lessons/rules/", "main h1"),
+            ("/lessons/glossary/", ".glossary"),
             ("/lessons/comparison-ladder/", ".lesson-body .example"),
             ("/weis/", ".picker"),
             (WEIS_RESULT + "&seat1=CJ&seat1=CQ", ".verdict"),

@@ -201,7 +201,7 @@ def preset_label(name: str | None) -> str:
     """A rule set's display name (never its id such as ``w-en``)."""
     labels = {
         "default": lambda: _("Default (Jassverband)"),
-        "w-en": lambda: _("W-EN reading: low quads score nothing, no reversal in Undenufe"),
+        "w-en": lambda: _("W-EN reading: four 6s to 8s score nothing, no reversal in Undenufe"),
         "ausmachregel": lambda: _("Ausmachregel: Stöck, Weis, tricks"),
         "swisslos-2500": lambda: _("Swisslos 2500: factors, target 2500"),
     }
@@ -362,7 +362,7 @@ def stoeck_sentence(result: Any) -> str:
     sentences = {
         "no_trump_contract": lambda: _("No Stöck: Obenabe and Undenufe have no trump."),
         "not_held_by_one_player": lambda: _(
-            "No Stöck: no single player holds both the king and the Ober of trump."
+            "No Stöck: no single player holds both king and Ober of trump."
         ),
         "second_card_not_played": lambda: (
             _("Still possible: %(holder)s has not played the second of the two cards yet.") % who

@@ -26,7 +26,7 @@ from .models import Lesson
 from .questions import BadToken, QuestionPlan, plan_for
 from .render import render_body
 from .rule_index import RULE_TITLES, SOURCE_TITLES, rule_sort_key
-from .selectors import course, lessons_by_rule
+from .selectors import course, glossary_entries, lessons_by_rule
 from .services import mark_read
 
 
@@ -348,3 +348,8 @@ def rules(request: HttpRequest) -> HttpResponse:
         for rule, title in sorted(RULE_TITLES.items(), key=lambda kv: rule_sort_key(kv[0]))
     ]
     return render(request, "lessons/rules.html", {"rows": rows})
+
+
+def glossary(request: HttpRequest) -> HttpResponse:
+    """The site's words, one per concept, with their rules and lessons."""
+    return render(request, "lessons/glossary.html", {"entries": glossary_entries(_language())})

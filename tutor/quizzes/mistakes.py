@@ -481,7 +481,7 @@ MISTAKES: dict[str, Promise] = {
     ),
     "trump_suit_overlooked": gettext_lazy(
         "This answer assumes that this contract has no trump suit. In fact a trump contract has "
-        "one, and the king and the Ober of trump in one hand are Stöck (R6.1)."
+        "one, and king and Ober of trump in one hand are Stöck (R6.1)."
     ),
     "right_status_wrong_reason": gettext_lazy(
         "This answer gets the outcome right but names the wrong reason. In fact the moment of "

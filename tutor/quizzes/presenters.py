@@ -189,12 +189,12 @@ class QuestionView:
 
 
 STOECK_CHOICES = {
-    "valid": lambda: _("Valid: Stöck counts"),
-    "not_declared": lambda: _("Lost: not announced in time"),
-    "declared_at_first_card": lambda: _("Lost: announced with the first card only"),
-    "too_late": lambda: _("Lost: announced too late"),
-    "prompted": lambda: _("Lost: announced only after the partner's reminder"),
-    "still_possible": lambda: _("Still possible: the holder may still announce"),
+    "valid": lambda: _("Valid: the Stöck counts"),
+    "not_declared": lambda: _("Lost: not called in time"),
+    "declared_at_first_card": lambda: _("Lost: called with the first card only"),
+    "too_late": lambda: _("Lost: called too late"),
+    "prompted": lambda: _("Lost: called only after the partner's reminder"),
+    "still_possible": lambda: _("Still possible: the holder may still call"),
     "second_card_not_played": lambda: _("Still possible: the second card is not played yet"),
     "no_trump_contract": lambda: _("No Stöck: there is no trump"),
     "not_held_by_one_player": lambda: _("No Stöck: no player holds both cards"),
