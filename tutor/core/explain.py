@@ -225,7 +225,33 @@ class _Sides:
         return self.a if winner == 0 else self.b
 
 
-def _ladder(entry: TraceEntry, sides: _Sides, deck: str) -> str:
+def _is_four(meld: Any) -> bool:
+    kind = getattr(meld, "kind", None)
+    return getattr(kind, "value", kind) == "four_of_a_kind"
+
+
+def _high_card_of_fours(v: dict[str, Any], sides: _Sides, deck: str) -> str:
+    """Two fours of a kind compare by rank: "four aces against four tens", not by
+    their first cards ("ace of bells against 10 of bells"), which reads as a suit."""
+    names = {
+        "a": rank_plural(v["a"], deck),
+        "b": rank_plural(v["b"], deck),
+        "side": sides.name(v.get("winner")),
+    }
+    if v.get("order") == "reversed":
+        return (
+            _(
+                "Undenufe reverses the order: four %(a)s against four %(b)s; the lower rank "
+                "wins, so %(side)s wins."
+            )
+            % names
+        )
+    return _("Four %(a)s against four %(b)s: the higher rank wins, so %(side)s wins.") % names
+
+
+def _ladder(
+    entry: TraceEntry, sides: _Sides, deck: str, melds: tuple[Any, Any] | None = None
+) -> str:
     v = entry.values
     winner = v.get("winner")
     key = entry.key
@@ -245,6 +271,8 @@ def _ladder(entry: TraceEntry, sides: _Sides, deck: str) -> str:
             "side": sides.name(winner),
         }
     if key == "ladder.high_card":
+        if melds is not None and all(_is_four(m) for m in melds) and winner is not None:
+            return _high_card_of_fours(v, sides, deck)
         names = {"a": card_label(v["a_card"], deck), "b": card_label(v["b_card"], deck)}
         if v.get("order") == "reversed":
             if winner is None:
@@ -295,9 +323,15 @@ def _ladder(entry: TraceEntry, sides: _Sides, deck: str) -> str:
 
 
 def explain_ladder(
-    trace: Iterable[TraceEntry], deck: str, side_a: str, side_b: str
+    trace: Iterable[TraceEntry],
+    deck: str,
+    side_a: str,
+    side_b: str,
+    melds: tuple[Any, Any] | None = None,
 ) -> list[Explained]:
-    """The ladder steps of a trace, each as a sentence; other entries are skipped."""
+    """The ladder steps of a trace, each as a sentence; other entries are skipped.
+    ``melds``: the two melds compared (side a's, side b's), where known, for words
+    that depend on their kind."""
     sides = _Sides(side_a, side_b)
     out = []
     for entry in trace:
@@ -306,7 +340,7 @@ def explain_ladder(
                 Explained(
                     rule=entry.rule,
                     key=entry.key,
-                    text=_ladder(entry, sides, deck),
+                    text=_ladder(entry, sides, deck, melds),
                     decided=entry.decided,
                     step_label=STEP_NAMES[entry.key](),
                 )
