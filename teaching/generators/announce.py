@@ -26,10 +26,8 @@ Two sub-types (``inputs["sub"]`` = ``prompt["sub"]``), the case by ``seed % 7``
   players' melds), y is silent (x's only), x announces twenty instead of the big meld
   or announces too late (the other team writes z's melds, and w's when w announced).
 
-The comparison of claims is computed here with rules_core's ``find_melds`` and
-``compare_melds`` (:func:`resolve_claims`): rules_core's ``resolve_weis`` compares
-every player's best meld. When rules_core gains claims (R5.4a), this module should use
-it instead.
+The comparison of claims is the engine's: rules_core's ``resolve_weis(...,
+claims=...)``; :func:`resolve_claims` words its result for the explanation.
 """
 
 from __future__ import annotations

@@ -24,7 +24,6 @@ from rules_core import (
     DECK,
     Card,
     Contract,
-    Rank,
     RoundScore,
     RuleSet,
     StoeckCall,
@@ -33,12 +32,11 @@ from rules_core import (
     score_round,
     trick_winner,
 )
+from rules_core.tables import STOECK_POINTS, stoeck_pair
 from teaching.scenarios import PlayedRound
 
 from .base import Draft, Inputs, JSONObject, Kind, PointsValue, Retry, Solved
 from .deal import TRUMP_CONTRACTS, codes
-
-STOECK_POINTS = 20
 
 CASES = ("neither", "stoeck", "weis", "both")
 """What ``seed % 4`` aims at: the blocks the asked team writes besides its tricks."""
@@ -160,8 +158,8 @@ def build_jasstafel(rng: random.Random, seed: int, rules: RuleSet) -> Draft[Poin
     writes_weis = wanted in ("weis", "both")
     writes_stoeck = wanted in ("stoeck", "both")
     contract = Contract.parse(rng.choice(TRUMP_CONTRACTS))
-    assert contract.trump is not None
-    pair = (Card(contract.trump, Rank.K), Card(contract.trump, Rank.Q))
+    pair = stoeck_pair(contract)
+    assert pair is not None  # a trump contract (R6.1)
     holder = rng.randrange(4)
     hands = _deal(rng, pair, holder)
     # The round decides, not the numbers: the team asked about is placed against the

@@ -159,6 +159,7 @@ def test_a_false_trump_suit_a_wrong_player_and_a_bad_sum_are_reported():
         "<p>The trump suit is bells.</p><p>Player 5 announces first.</p>"
         "<p>player 2 writes 20 + 30 = 60.</p><p>Team 2 (players 1 and 3) writes.</p>"
         "<p>It counts 50 points × factor 2 = 90.</p>"
+        "<p>Its tricks: (79 + 5) × 2 = 170.</p>"
     )
     templates = {**default_templates(), "body": template(body)}
     found = " ".join(str(p) for p in check_question(q, langs=["en"], templates=templates))
@@ -169,9 +170,36 @@ def test_a_false_trump_suit_a_wrong_player_and_a_bad_sum_are_reported():
         "Team 2 is not players 1 and 3",
         "capitalised",
         "50 × 2 is not 90",
+        "(79 + 5) × 2 is not 170",
         "factor 2: H counts with 1",
     ):
         assert expected in found
+
+
+def test_a_jasstafel_question_whose_tricks_block_is_not_the_engines_is_reported():
+    """The new kinds' fact checks compare what the stem states with score_round."""
+    q = first("jasstafel", "swisslos-2500", lambda q: True)
+    view = _view(q)
+    body = dict(view.body)
+    body["tricks"] = [{**t, "points": t["points"] + 1} for t in body["tricks"]]
+    body["stoeck_seat"] = (body["stoeck_seat"] + 1) % 4
+    found = stem_check.check_facts(q, replace(view, body=body))
+    assert any("nine tricks shown" in p for p in found), found
+    assert any("Stöck holder" in p for p in found), found
+
+
+def test_an_announce_question_whose_timeline_is_not_the_questions_is_reported():
+    q = first("announce", "default", lambda q: q.inputs["sub"] == "writes")
+    view = _view(q)
+    body = dict(view.body)
+    assert q.inputs["announcements"]
+    # every announcement shown one card later than it was made
+    body["timeline"] = [{**row, "said": []} for row in body["timeline"][:1]] + [
+        {**row, "said": before["said"]}
+        for before, row in zip(body["timeline"], body["timeline"][1:], strict=False)
+    ]
+    found = stem_check.check_facts(q, replace(view, body=body))
+    assert any("announcements shown" in p for p in found), found
 
 
 def test_a_false_holding_is_reported():

@@ -221,10 +221,12 @@ LESSON_AIMS: dict[str, tuple[Aim, ...]] = {
         Aim("who_writes", ("small_melds_lose", "partners_both_meld", "kreuzweis", "ladder_tie")),
         Aim("announce", ("all_announce", "silent_partner", "smaller_claim")),
     ),
-    # 10: the Undenufe reversal at Step 3, in a comparison and in who writes
+    # 10: the Undenufe reversal at Step 3, in a comparison and in who writes; and no
+    # Stöck without trump (R6.1), now that the Stöck stem states no false holder
     "weis-obenabe-undenufe": (
         Aim("ladder_step", ("high_card",), contracts=("undenufe",), differs_under="w-en"),
         Aim("who_writes", ("undenufe",), differs_under="w-en"),
+        Aim("stoeck", ("no_trump_contract",)),
     ),
     # 11: Stöck, every reason (R6.1-R6.5)
     "stoeck": (Aim("stoeck"),),
@@ -235,7 +237,7 @@ LESSON_AIMS: dict[str, tuple[Aim, ...]] = {
     ),
     # 13: who reaches the target, in which block, or nobody yet (R7.2-R7.5)
     "target": (Aim("target", ("weis", "stoeck", "tricks", "nobody")),),
-    # 14: the variants: each question under a rule set whose answer the default changes
+    # 16: the variants: each question under a rule set whose answer the default changes
     "variants": (
         Aim("weis_value", ("low_quads",), preset="w-en", differs_under="default"),
         Aim(
@@ -249,13 +251,13 @@ LESSON_AIMS: dict[str, tuple[Aim, ...]] = {
         Aim("target", ("stoeck",), preset="ausmachregel", differs_under="default"),
         Aim("target", preset="swisslos-2500", differs_under="default"),
     ),
-    # 15: announcing at the table: the deadline (R5.4), claims (R5.4a), silence
+    # 14: announcing at the table: the deadline (R5.4), claims (R5.4a), silence
     # (R5.4b); equal values settled by Steps 3-5
     "weis-at-the-table": (
         Aim("announce"),
         Aim("ladder_step", ("high_card", "trump", "seat")),
     ),
-    # 16: the Jasstafel: what a team writes for a whole round (R7.1), and the target
+    # 15: the Jasstafel: what a team writes for a whole round (R7.1), and the target
     # reached in a block of it (R7.3)
     "jasstafel-round": (
         Aim("jasstafel"),

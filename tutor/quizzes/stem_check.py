@@ -51,7 +51,10 @@ from rules_core import (
     RuleSet,
     card_points,
     check_stoeck,
+    legal_cards,
+    resolve_weis,
     score_round,
+    stoeck_holder,
     team_of,
 )
 from rules_core.scoring import LAST_TRICK_BONUS
@@ -350,7 +353,118 @@ def _points_solution(q: Question, view: QuestionView) -> Iterator[str]:
         yield f"the explanation's total {s['total']} is not the answer {answer}"
 
 
+def _timeline_facts(q: Question, body: dict[str, Any]) -> Iterator[str]:
+    """The first trick shown card by card, and every announcement once, after its card."""
+    inputs = q.inputs
+    rows = [row for row in body["timeline"] if not row.get("gathered")]
+    if [(row["seat"], row["card"].code) for row in rows] != [tuple(p) for p in inputs["plays"]]:
+        yield "the first trick shown is not the question's"
+    shown = sorted(
+        (said["seat"], said["value"], index)
+        for index, row in enumerate(body["timeline"])
+        for said in row["said"]
+    )
+    if shown != sorted(tuple(a) for a in inputs["announcements"]):
+        yield "the announcements shown are not the question's, or not after their cards"
+    if "hands" in inputs:  # the cards are a legal first trick from the hands dealt
+        contract = _contract(q)
+        trick: list[Card] = []
+        for seat, code in inputs["plays"]:
+            card = Card.parse(code)
+            hand = [Card.parse(c) for c in inputs["hands"][seat]]
+            if card not in legal_cards(hand, trick, contract):
+                yield f"{code} of seat {seat} is not a legal card in the trick shown"
+            trick.append(card)
+
+
+def _facts_announce(q: Question, view: QuestionView) -> Iterator[str]:
+    body = view.body
+    assert isinstance(body, dict)
+    inputs = q.inputs
+    if body["asked"] != inputs.get("asked"):
+        yield "the title names another player than the question asks about"
+    yield from _timeline_facts(q, body)
+    solution = view.solution
+    if body["sub"] == "deadline":
+        seat = int(inputs["asked"])
+        after = next(a for s, _v, a in inputs["announcements"] if s == seat)
+        # R5.4: with the player's own card; the last player's word waits until the
+        # trick is gathered, anybody else's until the next card.
+        truth = (
+            "in_time" if after == seat else "trick_gathered" if seat == 3 else "next_card_played"
+        )
+        if solution and solution["deadline"] != truth:
+            yield f"the explanation says {solution['deadline']}; R5.4 gives {truth}"
+        return
+    if [_codes(seat["hand"]) for seat in body["seats"]] != inputs["hands"]:
+        yield "the hands shown are not the question's hands"
+    if body["factor"] != _rules(q).factor(_contract(q)):
+        yield f"the stem states factor {body['factor']}; the rule set gives another"
+    if not solution:
+        return
+    claims: list[int | None] = [None] * 4
+    for seat, value, after in inputs["announcements"]:
+        if after == seat:  # in time (R5.4)
+            claims[seat] = value
+    engine = resolve_weis(inputs["hands"], inputs["contract"], _rules(q), claims=claims)
+    shown = solution["claims"]
+    if (shown.team, shown.scored) != (engine.team, engine.scored):
+        yield (
+            f"the explanation says team {shown.team} writes {shown.scored}; the engine says "
+            f"team {engine.team} writes {engine.scored}"
+        )
+    for row in solution["rows"]:
+        seat = row["seat"]
+        if row["written"] != bool(engine.written[seat]) and engine.melds[seat]:
+            said = "written" if row["written"] else "not written"
+            yield f"the explanation says seat {seat}'s melds are {said}; the engine disagrees"
+        claimed = engine.claimed[seat]
+        if (row["claim"] is None) != (claimed is None) or (
+            claimed is not None and row["claim"].cards != claimed.cards
+        ):
+            yield f"the explanation's claim of seat {seat} is not the engine's"
+    for seat in solution["unwritten"]:
+        if engine.written[seat] or engine.team is None or seat % 2 != engine.team:
+            yield f"the explanation says seat {seat}'s melds are not written; the engine disagrees"
+
+
+def _facts_jasstafel(q: Question, view: QuestionView) -> Iterator[str]:
+    body = view.body
+    assert isinstance(body, dict)
+    inputs = q.inputs
+    rules = _rules(q)
+    score = score_round(
+        inputs["hands"],
+        inputs["contract"],
+        [tuple(p) for p in inputs["plays"]],
+        [tuple(c) for c in inputs["calls"]],
+        rules,
+    )
+    if body["team"] != inputs["team"]:
+        yield "the stem asks about another team than the question's"
+    if body["factor"] != rules.factor(_contract(q)):
+        yield "the stem's factor is not the rule set's"
+    if (body["weis_team"], body["weis_points"]) != (score.weis.team, score.weis.points):
+        yield "the Weis stated (team and value) is not the engine's"
+    holder = stoeck_holder(inputs["hands"], inputs["contract"])
+    if body["stoeck_seat"] != holder:
+        yield f"the stem names seat {body['stoeck_seat']} as the Stöck holder; it is {holder}"
+    if (body["stoeck_status"], body["stoeck_reason"]) != (
+        score.stoeck.status,
+        score.stoeck.reason.value,
+    ):
+        yield "the Stöck call stated is not the engine's verdict"
+    tricks = [(t["index"], t["winner"], t["team"], t["points"]) for t in body["tricks"]]
+    if tricks != [(t.index, t.winner, t.team, t.card_points) for t in score.tricks]:
+        yield "the nine tricks shown are not the round's"
+    solution = view.solution
+    if solution and solution["total"] != score.totals[inputs["team"]]:
+        yield f"the explanation's total {solution['total']} is not the engine's"
+
+
 FACT_CHECKS: dict[str, FactCheck] = {
+    "announce": _facts_announce,
+    "jasstafel": _facts_jasstafel,
     "basics": _facts_basics,
     "weis_value": _facts_weis_value,
     "who_writes": _facts_who_writes,
@@ -546,6 +660,8 @@ PLAYER = re.compile(r"\b(?:Player|Spieler|player|spieler) (\d+)")
 TEAM = re.compile(r"\b(?:Team|team) (\d+)")
 TEAM_PLAYERS = re.compile(r"\bTeam (\d+) \((?:players|Spieler) (\d+) (?:and|und) (\d+)\)")
 LOWER_NAME = re.compile(r"\b(?:player|team|step) \d")  # English names are capitalised
+# "(79 + 5) × 2 = 168": a sum in brackets times a factor (the Jasstafel's tricks block)
+GROUPED_PRODUCT = re.compile(r"\(\s*(\d+(?:\s*\+\s*\d+)+)\s*\)\s*[×x]\s*(\d+)\s*=\s*(\d+)")
 SUM = re.compile(r"(?<![\d+])(\d+)((?:[ \t]*\+[ \t]*\d+)+)[ \t]*=[ \t]*(\d+)")
 PRODUCT = re.compile(
     r"(\d+)(?: points| Punkte)?[ \t]*×[ \t]*(?:factor |Faktor )?(\d+)[ \t]*=[ \t]*(\d+)"
@@ -663,6 +779,10 @@ def _numbering(sentence: str, lang: str) -> Iterator[str]:
 
 
 def _sums(sentence: str) -> Iterator[str]:
+    for inner, factor, total in GROUPED_PRODUCT.findall(sentence):
+        terms = [int(n) for n in re.findall(r"\d+", inner)]
+        if sum(terms) * int(factor) != int(total):
+            yield f"({' + '.join(map(str, terms))}) × {factor} is not {total}: {sentence!r}"
     for first, rest, total in SUM.findall(sentence):
         terms = [int(first), *map(int, re.findall(r"\d+", rest))]
         if sum(terms) != int(total):
