@@ -27,13 +27,11 @@ from rules_core import (
     RoundScore,
     RuleSet,
     StoeckCall,
-    legal_cards,
     resolve_weis,
     score_round,
-    trick_winner,
 )
 from rules_core.tables import STOECK_POINTS, stoeck_pair
-from teaching.scenarios import PlayedRound
+from teaching.scenarios import play_out
 
 from .base import Draft, Inputs, JSONObject, Kind, PointsValue, Retry, Solved
 from .deal import TRUMP_CONTRACTS, codes
@@ -52,29 +50,6 @@ def _deal(rng: random.Random, pair: tuple[Card, Card], holder: int) -> list[list
     for i, seat in enumerate(others):
         hands[seat] = sorted(rest[7 + i * 9 : 16 + i * 9])
     return hands
-
-
-def _play(
-    rng: random.Random, hands: list[list[Card]], contract: Contract, pair: tuple[Card, Card]
-) -> PlayedRound:
-    """The deal played out with random legal cards (R3.1-R3.6); the holder of the pair
-    says «Stöck» with the second of the two cards."""
-    remaining = [list(h) for h in hands]
-    plays: list[tuple[int, Card]] = []
-    calls: list[StoeckCall] = []
-    leader = 0
-    for _trick in range(9):
-        trick: list[Card] = []
-        seats = [(leader + k) % 4 for k in range(4)]
-        for seat in seats:
-            card = rng.choice(legal_cards(remaining[seat], tuple(trick), contract))
-            remaining[seat].remove(card)
-            trick.append(card)
-            plays.append((seat, card))
-            if card in pair and not set(pair) & set(remaining[seat]):
-                calls.append(StoeckCall(seat, len(plays) - 1))
-        leader = seats[trick_winner(tuple(trick), contract)]
-    return PlayedRound(contract, tuple(tuple(h) for h in hands), tuple(plays), tuple(calls))
 
 
 def _score(inputs: Inputs, rules: RuleSet) -> RoundScore:
@@ -172,7 +147,7 @@ def build_jasstafel(rng: random.Random, seed: int, rules: RuleSet) -> Draft[Poin
     team = weis.team if writes_weis else 1 - weis.team
     if writes_stoeck and holder % 2 != team:
         raise Retry("the Stöck is the other team's")
-    played = _play(rng, hands, contract, pair)
+    played = play_out(hands, contract, rng)
     # the team's own Stöck counts only when the case wants it; the other team's is
     # called in time or not at random (neither gives the asked team anything)
     called = writes_stoeck if holder % 2 == team else rng.random() < 0.5
