@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Generic, TypeAlias, TypedDict, TypeVar
 
-from rules_core import RulesError, RuleSet
+from rules_core import RoundScore, RulesError, RuleSet, score_round
 from rules_core.trace import TraceEntry
 
 __all__ = [
@@ -176,6 +176,18 @@ def canon(value: object) -> str:
 def trace_dicts(trace: Iterable[TraceEntry | Mapping[str, Any]]) -> list[JSONObject]:
     """A rules_core trace (tuple of TraceEntry, or already dicts) as plain dicts."""
     return [e.to_dict() if isinstance(e, TraceEntry) else plain(e) for e in trace]
+
+
+def score_of(inputs: Mapping[str, Any], rules: RuleSet) -> RoundScore:
+    """rules_core's ``score_round`` of a stored round (``inputs`` with ``hands``,
+    ``contract``, ``plays`` and ``calls`` as JSON lists)."""
+    return score_round(
+        inputs["hands"],
+        inputs["contract"],
+        [tuple(p) for p in inputs["plays"]],
+        [tuple(c) for c in inputs["calls"]],
+        rules,
+    )
 
 
 @dataclass(frozen=True)

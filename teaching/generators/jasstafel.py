@@ -33,7 +33,7 @@ from rules_core import (
 from rules_core.tables import STOECK_POINTS, stoeck_pair
 from teaching.scenarios import play_out
 
-from .base import Draft, Inputs, JSONObject, Kind, PointsValue, Retry, Solved
+from .base import Draft, Inputs, JSONObject, Kind, PointsValue, Retry, Solved, score_of
 from .deal import TRUMP_CONTRACTS, codes
 
 CASES = ("neither", "stoeck", "weis", "both")
@@ -50,16 +50,6 @@ def _deal(rng: random.Random, pair: tuple[Card, Card], holder: int) -> list[list
     for i, seat in enumerate(others):
         hands[seat] = sorted(rest[7 + i * 9 : 16 + i * 9])
     return hands
-
-
-def _score(inputs: Inputs, rules: RuleSet) -> RoundScore:
-    return score_round(
-        inputs["hands"],
-        inputs["contract"],
-        [tuple(p) for p in inputs["plays"]],
-        [tuple(c) for c in inputs["calls"]],
-        rules,
-    )
 
 
 def explain_round(score: RoundScore, team: int) -> list[JSONObject]:
@@ -106,7 +96,7 @@ def explain_round(score: RoundScore, team: int) -> list[JSONObject]:
 
 
 def solve_jasstafel(inputs: Inputs, rules: RuleSet) -> Solved[PointsValue]:
-    score = _score(inputs, rules)
+    score = score_of(inputs, rules)
     team = int(inputs["team"])
     value: PointsValue = {"points": score.totals[team]}
     return Solved(value, explain_round(score, team))

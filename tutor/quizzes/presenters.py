@@ -40,6 +40,7 @@ from rules_core import (
 )
 from teaching.generators import get_kind
 from teaching.generators.announce import GATHERED, ClaimsResult, deadline_of, solve_claims
+from teaching.generators.base import score_of
 from teaching.generators.rule_sets import RuleSetDifference, answer_depends_on
 from tutor.core import explain as ex
 
@@ -512,13 +513,7 @@ def _new_body(kind: str, inputs: dict[str, Any], prompt: dict[str, Any]) -> dict
 def _new_solution(kind: str, inputs: dict[str, Any], rules: RuleSet) -> dict[str, Any]:
     """The result recomputed by the kind's own solver (rules_core underneath)."""
     if kind == "jasstafel":
-        score = score_round(
-            inputs["hands"],
-            inputs["contract"],
-            [tuple(p) for p in inputs["plays"]],
-            [tuple(c) for c in inputs["calls"]],
-            rules,
-        )
+        score = score_of(inputs, rules)
         team = inputs["team"]
         tricks = [
             {

@@ -53,13 +53,12 @@ from rules_core import (
     check_stoeck,
     legal_cards,
     resolve_weis,
-    score_round,
     stoeck_holder,
     team_of,
 )
 from rules_core.scoring import LAST_TRICK_BONUS
 from teaching.generators import Question, get_kind
-from teaching.generators.base import canon
+from teaching.generators.base import canon, score_of
 from teaching.generators.rule_sets import FIELD_RULES, inputs_under, solve_under, with_field
 from tutor.core import explain as ex
 from tutor.core.cards import display_name
@@ -297,10 +296,7 @@ def _facts_target(q: Question, view: QuestionView) -> Iterator[str]:
     rules = _rules(q)
     if body.target != inputs["target"] or list(body.before) != list(inputs["before"]):
         yield "the target or the totals before the round are not the question's"
-    calls = [tuple(c) for c in inputs["calls"]]
-    score = score_round(
-        inputs["hands"], inputs["contract"], [tuple(p) for p in inputs["plays"]], calls, rules
-    )
+    score = score_of(inputs, rules)
     for team in (0, 1):
         shown = body.blocks[team]
         engine = score.blocks[team]
@@ -433,13 +429,7 @@ def _facts_jasstafel(q: Question, view: QuestionView) -> Iterator[str]:
     assert isinstance(body, dict)
     inputs = q.inputs
     rules = _rules(q)
-    score = score_round(
-        inputs["hands"],
-        inputs["contract"],
-        [tuple(p) for p in inputs["plays"]],
-        [tuple(c) for c in inputs["calls"]],
-        rules,
-    )
+    score = score_of(inputs, rules)
     if body["team"] != inputs["team"]:
         yield "the stem asks about another team than the question's"
     if body["factor"] != rules.factor(_contract(q)):
