@@ -630,7 +630,7 @@ def _averages(rows: list[ResultRow], columns: list[Column]) -> Averages:
 
 MIN_LEARNERS = 6
 DUBIOUS_BELOW = 15  # discriminative efficiency, per cent: Moodle's is_dubious_question
-RULE_ID = re.compile(r"\bR\d+(?:\.\d+)*")
+RULE_ID = re.compile(r"\bR\d+(?:\.\d+[a-z]?)?")
 
 
 @dataclass(frozen=True)

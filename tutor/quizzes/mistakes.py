@@ -542,7 +542,7 @@ MISTAKES: dict[str, Promise] = {
     # jasstafel: what a team writes for a round (R7.1, R5.6, R6.5)
     "stoeck_counted_wrongly": gettext_lazy(
         "This answer adds the Stöck. In fact the 20 points go only to the team of the player "
-        "who holds King and Ober of trump, and only when that player said «Stöck» with the "
+        "who holds king and Ober of trump, and only when that player said «Stöck» with the "
         "second card; otherwise nobody writes it (R6.1, R6.5)."
     ),
     "other_team_weis_counted": gettext_lazy(
