@@ -121,7 +121,7 @@ def test_lesson_10_asks_the_undenufe_reversal():
         assert _without_reversal(q) != q.answer_value
 
 
-def test_lesson_14_asks_variants_whose_answer_the_default_changes():
+def test_lesson_16_asks_variants_whose_answer_the_default_changes():
     questions = drawn("variants")
     presets = set()
     for q in questions:
@@ -134,7 +134,7 @@ def test_lesson_14_asks_variants_whose_answer_the_default_changes():
     assert {q.kind for q in questions} == {"weis_value", "ladder_step", "target"}
 
 
-def test_lesson_15_asks_announcing_its_deadline_claims_and_silence():
+def test_lesson_14_asks_announcing_its_deadline_claims_and_silence():
     questions = drawn("weis-at-the-table")
     announce = [q for q in questions if q.kind == "announce"]
     assert len(announce) >= DRAWS // 3
@@ -146,7 +146,7 @@ def test_lesson_15_asks_announcing_its_deadline_claims_and_silence():
     assert steps and steps <= {"high_card", "trump", "seat"}
 
 
-def test_lesson_16_asks_a_round_on_the_jasstafel_and_the_target():
+def test_lesson_15_asks_a_round_on_the_jasstafel_and_the_target():
     questions = drawn("jasstafel-round")
     kinds = {q.kind for q in questions}
     assert kinds == {"jasstafel", "target"}
