@@ -205,6 +205,9 @@ JASS_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("JASS_LOGIN_ADDRESS_FAILUR
 JASS_PROXY_COUNT = int(os.environ.get("JASS_PROXY_COUNT", "0"))
 AXES_HANDLER = "tutor.accounts.throttle.AddressThrottlingHandler"
 AXES_CLIENT_IP_CALLABLE = "tutor.accounts.throttle.client_address"
+# Names are counted and recorded case-folded, so a learner's export and deletion find
+# failures typed in other capitals too (issue 22, item 5).
+AXES_USERNAME_CALLABLE = "tutor.accounts.throttle.axes_username"
 AXES_LOCKOUT_CALLABLE = "tutor.accounts.throttle.lockout_response"
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

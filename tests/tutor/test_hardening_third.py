@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.apps import apps as django_apps
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
@@ -95,3 +98,57 @@ def test_a_new_password_equal_to_the_user_name_is_refused(client, quick_hashing,
     assert response.status_code == 200
     assert "too similar to the username" in response.content.decode()
     assert User.objects.get(pk=user.pk).check_password(PASSWORD)
+
+
+# --- item 5: deletion and export find every login record -----------------------------------
+
+
+def test_failed_logins_in_other_capitals_are_in_the_export_and_gone_with_the_account(
+    client, quick_hashing
+):
+    """P5: axes recorded the name as typed; `Chiara` and `CHIARA` escaped both."""
+    chiara = LearnerFactory(username="chiara")
+    for typed in ("Chiara", "CHIARA", "chiara"):
+        Client().post(reverse("login"), {"username": typed, "password": "wrong-password-1"})
+    assert AccessAttempt.objects.filter(username="chiara").get().failures_since_start == 3
+
+    client.force_login(chiara)
+    export = client.get(reverse("privacy:export_json", args=[chiara.pk])).json()
+    failures = [row for row in export["login_failures"] if row["record"] == "counter"]
+    assert [row["failures"] for row in failures] == [3]
+
+    response = client.post(
+        reverse("privacy:delete", args=[chiara.pk]),
+        {"username": "chiara", "password": PASSWORD},
+    )
+    assert response.status_code == 302
+    assert not AccessAttempt.objects.filter(username__iexact="chiara").exists()
+    assert not AccessFailureLog.objects.filter(username__iexact="chiara").exists()
+
+
+def test_the_name_folding_keeps_the_per_name_lock():
+    """Five wrong passwords lock the name however it is capitalised (one counter)."""
+    LearnerFactory(username="dario")
+    for typed in ("Dario", "DARIO", "dario", "DaRiO", "darIO"):
+        Client().post(reverse("login"), {"username": typed, "password": "wrong-password-1"})
+    locked = Client().post(reverse("login"), {"username": "dario", "password": PASSWORD})
+    assert locked.status_code == 429
+
+
+def test_records_made_before_are_folded_and_merged_by_the_migration():
+    migration = importlib.import_module("tutor.accounts.migrations.0003_login_names_folded")
+    common = {"ip_address": "192.0.2.7", "user_agent": "Firefox", "get_data": "", "post_data": ""}
+    AccessAttempt.objects.create(username="Chiara", failures_since_start=2, **common)
+    AccessAttempt.objects.create(username="CHIARA", failures_since_start=1, **common)
+    AccessAttempt.objects.create(
+        username="CHIARA", failures_since_start=4, **{**common, "ip_address": "192.0.2.8"}
+    )
+    AccessLog.objects.create(username="Ben", ip_address="192.0.2.7", user_agent="x")
+    AccessFailureLog.objects.create(username="BEN", ip_address="192.0.2.7", user_agent="x")
+    migration.fold_records(django_apps, None)
+    counters = sorted(
+        AccessAttempt.objects.values_list("username", "ip_address", "failures_since_start")
+    )
+    assert counters == [("chiara", "192.0.2.7", 3), ("chiara", "192.0.2.8", 4)]
+    assert list(AccessLog.objects.values_list("username", flat=True)) == ["ben"]
+    assert list(AccessFailureLog.objects.values_list("username", flat=True)) == ["ben"]

@@ -28,6 +28,7 @@ a failed login (:func:`record_wrong_password`), and requests that send e-mail
 from __future__ import annotations
 
 import ipaddress
+import unicodedata
 from dataclasses import dataclass
 
 from axes.attempts import get_cool_off_threshold
@@ -75,6 +76,31 @@ def client_address(request: HttpRequest) -> str | None:
             return str(ip.ipv4_mapped)
         return str(ipaddress.ip_network(f"{ip}/64", strict=False).network_address)
     return str(ip)
+
+
+def login_name(username: str) -> str:
+    """The name a login is counted and recorded under: NFKC and case-folded.
+
+    django-axes stores the name as it was typed, so failures typed as ``Chiara`` and
+    ``CHIARA`` were records of chiara that her export and her deletion did not find.
+    The site refuses names that differ only in case, so the folded name still names one
+    account. Capped at axes' 255-character column (folding can lengthen a name).
+
+    >>> login_name("CHIARA"), login_name("Jürg"), login_name("ＡＮＮＡ")
+    ('chiara', 'jürg', 'anna')
+    """
+    return unicodedata.normalize("NFKC", username).casefold()[:255]
+
+
+def axes_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """``AXES_USERNAME_CALLABLE``: the typed name (as axes would take it), normalised by
+    :func:`login_name`, for counting, locking, resetting and logging alike."""
+    field = getattr(settings, "AXES_USERNAME_FORM_FIELD", "username")
+    if credentials:
+        typed = credentials.get(field)
+    else:
+        typed = getattr(request, "data", request.POST).get(field)
+    return login_name(typed) if isinstance(typed, str) else typed
 
 
 def _failures(**filters: object) -> int:
@@ -148,7 +174,7 @@ def record_wrong_password(request: HttpRequest, user, sender: str) -> None:
 def forget_failures(username: str) -> None:
     """A new password was set (by a reset): earlier guesses of the old one no longer
     lock the name out."""
-    AxesProxyHandler.reset_attempts(username=username)
+    AxesProxyHandler.reset_attempts(username=login_name(username))
 
 
 # --- requests that send e-mail: counted in the database ---------------------------------

@@ -44,6 +44,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tutor.accounts.models import Role, User
+from tutor.accounts.throttle import login_name
 from tutor.lessons.models import LessonRead
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
 from tutor.quizzes.services import explanations_visible, settle_released_answers
@@ -151,6 +152,7 @@ class Summary:
 
 
 def summary(learner: User) -> Summary:
+    name = login_name(learner.username)
     return Summary(
         classes=list(
             SchoolClass.objects.filter(memberships__learner=learner)
@@ -164,9 +166,9 @@ def summary(learner: User) -> Summary:
         skills=SkillState.objects.filter(learner=learner).count(),
         table_rounds=TableRound.objects.filter(learner=learner).count(),
         lessons_read=LessonRead.objects.filter(user=learner).count(),
-        logins=AccessLog.objects.filter(username=learner.username).count(),
-        login_failures=AccessAttempt.objects.filter(username=learner.username).count()
-        + AccessFailureLog.objects.filter(username=learner.username).count(),
+        logins=AccessLog.objects.filter(username=name).count(),
+        login_failures=AccessAttempt.objects.filter(username=name).count()
+        + AccessFailureLog.objects.filter(username=name).count(),
         sessions=len(list(_sessions_of(learner))),
     )
 
@@ -495,7 +497,9 @@ def _logins(learner: User) -> list[Row]:
             "user_agent": log.user_agent,
             "path": log.path_info,
         }
-        for log in AccessLog.objects.filter(username=learner.username).order_by("attempt_time")
+        for log in AccessLog.objects.filter(username=login_name(learner.username)).order_by(
+            "attempt_time"
+        )
     ]
 
 
@@ -511,7 +515,7 @@ def _login_failures(learner: User) -> list[Row]:
             "failures": attempt.failures_since_start,
             "locked_out": None,
         }
-        for attempt in AccessAttempt.objects.filter(username=learner.username)
+        for attempt in AccessAttempt.objects.filter(username=login_name(learner.username))
     ]
     rows += [
         {
@@ -523,7 +527,7 @@ def _login_failures(learner: User) -> list[Row]:
             "failures": None,
             "locked_out": log.locked_out,
         }
-        for log in AccessFailureLog.objects.filter(username=learner.username)
+        for log in AccessFailureLog.objects.filter(username=login_name(learner.username))
     ]
     return sorted(rows, key=lambda row: row["attempted_at"])
 
@@ -642,9 +646,10 @@ def forget_traces(user: User) -> None:
     store = _session_store()
     for key, _expiry in list(_sessions_of(user, expired=True)):
         store(session_key=key).delete()
-    AccessLog.objects.filter(username=user.username).delete()
-    AccessAttempt.objects.filter(username=user.username).delete()
-    AccessFailureLog.objects.filter(username=user.username).delete()
+    name = login_name(user.username)
+    AccessLog.objects.filter(username=name).delete()
+    AccessAttempt.objects.filter(username=name).delete()
+    AccessFailureLog.objects.filter(username=name).delete()
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(User), object_id=str(user.pk)
     ).delete()
