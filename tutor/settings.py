@@ -257,6 +257,10 @@ JASS_MAIL_RATE_WINDOW = timedelta(hours=1)
 JASS_PASSWORD_RESET_ADDRESS_LIMIT = int(os.environ.get("JASS_PASSWORD_RESET_ADDRESS_LIMIT", "10"))
 JASS_PASSWORD_RESET_EMAIL_LIMIT = int(os.environ.get("JASS_PASSWORD_RESET_EMAIL_LIMIT", "3"))
 JASS_TEACHER_SIGNUP_ADDRESS_LIMIT = int(os.environ.get("JASS_TEACHER_SIGNUP_ADDRESS_LIMIT", "10"))
+# Data exports (JSON or zip) per requesting user in a window: a teacher exporting a
+# whole class stays below it, a loop does not.
+JASS_EXPORT_WINDOW = timedelta(minutes=10)
+JASS_EXPORT_LIMIT = int(os.environ.get("JASS_EXPORT_LIMIT", "40"))
 
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
@@ -288,6 +292,9 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+# Django's database sessions with the user's id in an indexed column, so one person's
+# sessions are found without decoding the table (tutor/accounts/sessions.py).
+SESSION_ENGINE = "tutor.accounts.sessions"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"

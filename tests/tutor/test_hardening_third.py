@@ -5,16 +5,26 @@ from __future__ import annotations
 
 import importlib
 import re
+from datetime import timedelta
 
 import pytest
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.apps import apps as django_apps
 from django.core import mail
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from tests.factories import PASSWORD, LearnerFactory, TeacherFactory
-from tutor.accounts.models import User
+from tests.factories import (
+    PASSWORD,
+    LearnerFactory,
+    MembershipFactory,
+    SchoolClassFactory,
+    TeacherFactory,
+)
+from tutor.accounts.models import User, UserSession
+from tutor.accounts.sessions import SessionStore, user_id_of
 
 pytestmark = pytest.mark.django_db
 
@@ -152,3 +162,138 @@ def test_records_made_before_are_folded_and_merged_by_the_migration():
     assert counters == [("chiara", "192.0.2.7", 3), ("chiara", "192.0.2.8", 4)]
     assert list(AccessLog.objects.values_list("username", flat=True)) == ["ben"]
     assert list(AccessFailureLog.objects.values_list("username", flat=True)) == ["ben"]
+
+
+# --- item 2: the privacy pages cost the same however many sessions exist --------------------
+
+
+def other_sessions(count: int) -> None:
+    """``count`` sessions of other people (visitors and logged-in users), as the probe
+    made them: stored rows the privacy pages must not have to read."""
+    expiry = timezone.now() + timedelta(days=14)
+    store = SessionStore()
+    rows = []
+    for n in range(count):
+        data = {"deck": "french"} if n % 2 else {"_auth_user_id": str(10_000_000 + n)}
+        rows.append(
+            UserSession(
+                session_key=f"other{n:035d}",
+                session_data=store.encode(data),
+                expire_date=expiry,
+                user_id=user_id_of(data),
+            )
+        )
+    UserSession.objects.bulk_create(rows, batch_size=2000)
+
+
+class DatabaseWork:
+    """What a request costs the database, counted without a clock: the queries, and on
+    SQLite the virtual-machine instructions it executed (sqlite3's progress handler is
+    called once every ``STEP`` instructions), a deterministic measure of work."""
+
+    STEP = 1
+
+    def __init__(self) -> None:
+        self.queries = 0
+        self.steps = 0
+
+    def _count_step(self) -> int:
+        self.steps += 1
+        return 0  # 0: go on
+
+    def _count_query(self, execute, sql, params, many, context):
+        self.queries += 1
+        return execute(sql, params, many, context)
+
+    def measure(self, client: Client, url: str) -> DatabaseWork:
+        connection.ensure_connection()
+        raw = connection.connection
+        sqlite = connection.vendor == "sqlite"
+        if sqlite:
+            raw.set_progress_handler(self._count_step, self.STEP)
+        try:
+            with connection.execute_wrapper(self._count_query):
+                response = client.get(url)
+        finally:
+            if sqlite:
+                raw.set_progress_handler(None, self.STEP)
+        assert response.status_code == 200, (url, response.status_code)
+        return self
+
+
+def privacy_pages(learner: User, teacher: User) -> list[tuple[User, str]]:
+    pages = [
+        reverse("privacy:mine"),
+        reverse("privacy:learner", args=[learner.pk]),
+        reverse("privacy:export_json", args=[learner.pk]),
+        reverse("privacy:export_zip", args=[learner.pk]),
+        reverse("privacy:delete", args=[learner.pk]),
+    ]
+    return [(learner, url) for url in pages] + [(teacher, url) for url in pages[1:]]
+
+
+def test_each_privacy_page_costs_at_most_twice_as_much_with_20000_other_sessions(
+    quick_hashing, settings
+):
+    """P6: the pages decoded every session row. Goal (issue 22): with 20,000 extra
+    sessions each page costs at most 2x what it costs with none. Measured as database
+    work (queries; on SQLite, executed instructions), so no clock is involved."""
+    settings.JASS_EXPORT_LIMIT = 1000
+    learner = LearnerFactory(username="anna")
+    teacher = TeacherFactory(username="frau_keller")
+    MembershipFactory(learner=learner, school_class=SchoolClassFactory(teacher=teacher))
+    clients = {}
+    for user in (learner, teacher):
+        clients[user] = Client()
+        clients[user].force_login(user)  # each has a session of their own
+    before = [DatabaseWork().measure(clients[u], url) for u, url in privacy_pages(learner, teacher)]
+    other_sessions(20_000)
+    after = [DatabaseWork().measure(clients[u], url) for u, url in privacy_pages(learner, teacher)]
+    for (user, url), cost, grown in zip(
+        privacy_pages(learner, teacher), before, after, strict=True
+    ):
+        assert grown.queries == cost.queries, url
+        assert grown.steps <= 2 * max(cost.steps, 1), (user.username, url, cost.steps, grown.steps)
+
+
+def test_a_visitors_deck_choice_writes_no_session():
+    """Anybody could add a session row per deck choice; a cookie keeps it now."""
+    client = Client()
+    response = client.post(reverse("set_deck"), {"deck": "french", "next": "/lessons/"})
+    assert response.status_code == 302
+    assert UserSession.objects.count() == 0
+    assert response.cookies["jass_deck"].value == "french"
+    page = client.get(reverse("lessons:overview"))
+    assert page.context["deck"] == "french"
+    assert "sessionid" not in page.cookies and UserSession.objects.count() == 0
+
+
+def test_a_users_sessions_are_found_by_their_id_and_forgotten_with_the_account(quick_hashing):
+    anna = LearnerFactory(username="anna")
+    browsers = [Client(), Client()]
+    for browser in browsers:
+        browser.force_login(anna)
+    keys = {browser.session.session_key for browser in browsers}
+    assert set(UserSession.objects.filter(user_id=anna.pk).values_list("pk", flat=True)) == keys
+    browsers[0].get(reverse("logout"))  # GET does not log out; the session stays
+    anna.delete()
+    assert not UserSession.objects.filter(user_id=anna.pk).exists()
+
+
+def test_exports_are_limited_per_requester(quick_hashing, settings):
+    settings.JASS_EXPORT_LIMIT = 3
+    anna = LearnerFactory(username="anna")
+    client = Client()
+    client.force_login(anna)
+    urls = [reverse("privacy:export_json", args=[anna.pk])] * 2 + [
+        reverse("privacy:export_zip", args=[anna.pk])
+    ]
+    assert [client.get(url).status_code for url in urls] == [200, 200, 200]
+    refused = client.get(urls[0], HTTP_ACCEPT_LANGUAGE="en")
+    assert refused.status_code == 429 and refused["Retry-After"] == "600"
+    assert "Too many downloads" in refused.content.decode()
+    # Another user is not affected.
+    ben = LearnerFactory(username="ben")
+    other = Client()
+    other.force_login(ben)
+    assert other.get(reverse("privacy:export_json", args=[ben.pk])).status_code == 200

@@ -30,6 +30,7 @@ from __future__ import annotations
 import ipaddress
 import unicodedata
 from dataclasses import dataclass
+from datetime import timedelta
 
 from axes.attempts import get_cool_off_threshold
 from axes.handlers.database import AxesDatabaseHandler
@@ -190,15 +191,24 @@ def forget_failures(username: str) -> None:
 class RateLimit:
     scope: str
     setting: str  # the settings name of the count
+    window_setting: str = "JASS_MAIL_RATE_WINDOW"  # the settings name of the window
 
     @property
     def count(self) -> int:
         return int(getattr(settings, self.setting))
 
+    @property
+    def window(self) -> timedelta:
+        window: timedelta = getattr(settings, self.window_setting)
+        return window
+
 
 RESET_PER_ADDRESS = RateLimit("reset-address", "JASS_PASSWORD_RESET_ADDRESS_LIMIT")
 RESET_PER_EMAIL = RateLimit("reset-email", "JASS_PASSWORD_RESET_EMAIL_LIMIT")
 SIGNUP_PER_ADDRESS = RateLimit("signup-address", "JASS_TEACHER_SIGNUP_ADDRESS_LIMIT")
+# Not mail, but the same kind of count: data exports per requesting user (issue 22,
+# item 2), so a loop of downloads cannot take the server's time from everybody else.
+EXPORTS_PER_USER = RateLimit("export-user", "JASS_EXPORT_LIMIT", "JASS_EXPORT_WINDOW")
 
 
 def _key(value: str) -> str:
@@ -210,7 +220,7 @@ def allow(limit: RateLimit, value: str) -> bool:
     """Count one request for ``value`` (an address, an e-mail address) and say whether
     it is within ``limit``; a refused request is not counted."""
     now = timezone.now()
-    since = now - settings.JASS_MAIL_RATE_WINDOW
+    since = now - limit.window
     key = _key(value)
     if RateEvent.objects.filter(scope=limit.scope, key=key, created_at__gte=since).count() >= (
         limit.count
