@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import importlib
 import re
+import time
 from datetime import timedelta
 
 import pytest
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.apps import apps as django_apps
+from django.contrib.auth import authenticate as django_authenticate
 from django.core import mail
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
@@ -25,6 +27,7 @@ from tests.factories import (
 )
 from tutor.accounts.models import User, UserSession
 from tutor.accounts.sessions import SessionStore, user_id_of
+from tutor.classroom.roster_views import CARDS_SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +37,35 @@ NEW_PASSWORD = "Stoeck-und-Weis-7"
 @pytest.fixture
 def quick_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def authenticate(username: str, password: str) -> bool:
+    return (
+        django_authenticate(RequestFactory().post("/"), username=username, password=password)
+        is not None
+    )
+
+
+def check_and_create(client, school_class, text):
+    """Post the pupils' names to "Check", then "Create" with the digest the page gave."""
+    url = reverse("roster:roster", args=[school_class.pk])
+    preview = client.post(url, {"names": text}).content.decode()
+    digest = re.search(r'name="confirm" value="([0-9a-f]+)"', preview).group(1)
+    return client.post(url, {"names": text, "confirm": digest})
+
+
+def cards_url(school_class):
+    return reverse("roster:cards", args=[school_class.pk])
+
+
+def card_values(html: str) -> list[tuple[str, str, str]]:
+    """(name, user name, password) of each login card on the page."""
+    return re.findall(
+        r'class="login-card-name">([^<]*)<.*?login-card-username">([^<]*)<.*?'
+        r'login-card-password">([^<]*)<',
+        html,
+        re.S,
+    )
 
 
 def logs_in(username: str, password: str) -> bool:
@@ -297,3 +329,66 @@ def test_exports_are_limited_per_requester(quick_hashing, settings):
     other = Client()
     other.force_login(ben)
     assert other.get(reverse("privacy:export_json", args=[ben.pk])).status_code == 200
+
+
+# --- item 4: no one-time password at rest in clear -----------------------------------------
+
+
+def stored_text() -> str:
+    """Everything the session table holds, raw and decoded."""
+    rows = list(UserSession.objects.all())
+    return "\n".join(row.session_data + repr(row.get_decoded()) for row in rows)
+
+
+@pytest.fixture
+def class_with_teacher(db):
+    teacher = TeacherFactory(username="frau_keller")
+    return teacher, SchoolClassFactory(teacher=teacher)
+
+
+def test_new_one_time_passwords_never_rest_in_clear_in_the_session(client, class_with_teacher):
+    """A9: they sat in the teacher's session row until the cards page was opened."""
+    teacher, school_class = class_with_teacher
+    client.force_login(teacher)
+    response = check_and_create(client, school_class, "Anna Meier\nJürg Müller\n")
+    assert response.status_code == 302
+    key_cookie = response.cookies["login_cards_key"]
+    assert key_cookie["max-age"] == 300 and key_cookie["httponly"]
+    assert key_cookie["path"] == cards_url(school_class)
+    # Between the post and the cards page: nothing readable in the database.
+    pupils = list(User.objects.filter(must_set_password=True))
+    assert len(pupils) == 2
+    stored = stored_text()
+    cards = card_values(client.get(cards_url(school_class)).content.decode())
+    assert len(cards) == 2
+    for _name, username, password in cards:
+        assert password not in stored
+        assert authenticate(username, password)
+    assert CARDS_SESSION_KEY not in client.session
+    # The reset of one pupil is sealed the same way.
+    pupil = pupils[0]
+    client.post(reverse("roster:reset_one", args=[school_class.pk, pupil.pk]))
+    stored = stored_text()
+    [(_name, _username, password)] = card_values(
+        client.get(cards_url(school_class)).content.decode()
+    )
+    assert password not in stored and authenticate(pupil.username, password)
+
+
+def test_cards_need_the_key_of_the_same_browser_within_five_minutes(
+    client, class_with_teacher, monkeypatch
+):
+    teacher, school_class = class_with_teacher
+    client.force_login(teacher)
+    check_and_create(client, school_class, "Anna Meier\n")
+    later = time.time() + 5 * 60 + 1
+    monkeypatch.setattr(time, "time", lambda: later)
+    page = client.get(cards_url(school_class), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    monkeypatch.undo()
+    assert card_values(page) == [] and "can no longer be shown" in page
+    assert CARDS_SESSION_KEY not in client.session  # the sealed half is gone too
+
+    check_and_create(client, school_class, "Jürg Müller\n")
+    del client.cookies["login_cards_key"]  # another browser of the same teacher
+    page = client.get(cards_url(school_class), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert card_values(page) == [] and "can no longer be shown" in page
