@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import re
 import time
 from datetime import timedelta
@@ -25,6 +26,7 @@ from tests.factories import (
     SchoolClassFactory,
     TeacherFactory,
 )
+from tests.tutor.test_setup import run_python
 from tutor.accounts.models import User, UserSession
 from tutor.accounts.sessions import SessionStore, user_id_of
 from tutor.classroom.roster_views import CARDS_SESSION_KEY
@@ -392,3 +394,73 @@ def test_cards_need_the_key_of_the_same_browser_within_five_minutes(
     del client.cookies["login_cards_key"]  # another browser of the same teacher
     page = client.get(cards_url(school_class), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert card_values(page) == [] and "can no longer be shown" in page
+
+
+# --- item 6: first views do not wait for a write lock ------------------------------------
+
+FIRST_VIEW_SCRIPT = r"""
+import json, os, sqlite3
+import django
+django.setup()
+from django.core.management import call_command
+from django.db import connections
+from django.test import Client
+from teaching.generators import generate
+from tutor.accounts.models import User
+from tutor.quizzes.models import Quiz, QuizQuestion
+from tutor.quizzes.services import answer_seconds
+
+call_command("migrate", verbosity=0)
+call_command("load_lessons", verbosity=0)
+mia = User.objects.create(username="mia")
+quiz = Quiz.objects.create(learner=mia)
+q = generate("weis_value", 7)
+QuizQuestion.objects.create(quiz=quiz, position=0, kind=q.kind, seed=q.seed, question=q.to_dict())
+client = Client()
+client.force_login(mia)
+connections.close_all()
+
+holder = sqlite3.connect(os.environ["DJANGO_SQLITE_PATH"], isolation_level=None)
+holder.execute("BEGIN IMMEDIATE")
+out = {}
+page = client.get(f"/practice/{quiz.pk}/q/0/")
+out["question"] = page.status_code
+out["shown_at"] = str(QuizQuestion.objects.get(quiz=quiz).shown_at)
+lesson = client.get("/lessons/weis-values/", HTTP_ACCEPT_LANGUAGE="en")
+out["lesson"] = lesson.status_code
+out["prepared"] = "being prepared" in lesson.content.decode()
+holder.execute("ROLLBACK")
+connections.close_all()
+
+question = QuizQuestion.objects.get(quiz=quiz)
+right = question.question["answer"]
+out["answer"] = client.post(f"/practice/{quiz.pk}/q/0/answer/", {"choice": right}).status_code
+question.refresh_from_db()
+out["seconds"] = answer_seconds(question)
+lesson = client.get("/lessons/weis-values/", HTTP_ACCEPT_LANGUAGE="en")
+out["prepared_after"] = "being prepared" in lesson.content.decode()
+print(json.dumps(out))
+"""
+
+
+def test_first_views_never_wait_for_a_write_lock(tmp_path):
+    """Another connection holds SQLite's write lock, and a request would wait ten minutes
+    for it: a question's first view and a lesson's first visit answer anyway (the script
+    would time out otherwise), without the writes they can do without. The answer given
+    later has no known time, so it is rated Good (README)."""
+    result = run_python(
+        FIRST_VIEW_SCRIPT,
+        DJANGO_SQLITE_PATH=str(tmp_path / "first-view.sqlite3"),
+        JASS_SQLITE_REQUEST_BUSY_MS="600000",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    assert out == {
+        "question": 200,
+        "shown_at": "None",
+        "lesson": 200,
+        "prepared": True,
+        "answer": 302,
+        "seconds": None,
+        "prepared_after": False,
+    }
