@@ -73,6 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: jobs that run once the response is sent (a reset mail), see the module.
+    "tutor.core.middleware.AfterResponseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before WhiteNoise: static files get the same Content-Security-Policy and
     # Permissions-Policy headers as the pages (see CONTENT_SECURITY_POLICY below).

@@ -14,6 +14,7 @@ from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.apps import apps as django_apps
 from django.contrib.auth import authenticate as django_authenticate
 from django.core import mail
+from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -21,6 +22,7 @@ from django.utils import timezone
 
 from tests.factories import (
     PASSWORD,
+    AssignmentFactory,
     LearnerFactory,
     MembershipFactory,
     SchoolClassFactory,
@@ -29,6 +31,7 @@ from tests.factories import (
 from tests.tutor.test_setup import run_python
 from tutor.accounts.models import User, UserSession
 from tutor.accounts.sessions import SessionStore, user_id_of
+from tutor.classroom import assignments
 from tutor.classroom.roster_views import CARDS_SESSION_KEY
 
 pytestmark = pytest.mark.django_db
@@ -464,3 +467,63 @@ def test_first_views_never_wait_for_a_write_lock(tmp_path):
         "seconds": None,
         "prepared_after": False,
     }
+
+
+# --- item 7: the probe's other notes ---------------------------------------------------------
+
+
+def test_a_removed_learner_who_submits_lands_on_the_dashboard_with_the_reason(quick_hashing):
+    school_class = SchoolClassFactory()
+    learner = LearnerFactory(username="dario")
+    membership = MembershipFactory(learner=learner, school_class=school_class)
+    assignment = AssignmentFactory(school_class=school_class)
+    quiz = assignments.start_or_resume(learner=learner, assignment=assignment)
+    membership.delete()
+    client = Client()
+    client.force_login(learner)
+    response = client.post(
+        reverse("classroom:assignment_submit", args=[quiz.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response["Location"] == reverse("dashboard")
+    page = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200
+    assert "You are no longer in this class" in page.content.decode()
+    quiz.refresh_from_db()
+    assert quiz.submitted_at is None
+
+
+def test_the_reset_mail_leaves_only_after_the_response_is_sent(quick_hashing):
+    """With a real SMTP server sending takes a while, and only an address with an account
+    gets a mail: sent inside the request, the response time told which addresses exist.
+    Run through the WSGI handler as a server runs it: the response is complete before
+    the mail goes, and an unknown address answers the same."""
+    TeacherFactory(username="frau_keller", email="keller@schule.example.ch")
+    browser = Client()
+    browser.get(reverse("password_reset"))
+    token = browser.cookies["csrftoken"].value
+    handler = WSGIHandler()
+
+    def post(email: str):
+        environ = (
+            RequestFactory()
+            .post(
+                reverse("password_reset"),
+                {"email": email, "csrfmiddlewaretoken": token},
+                HTTP_COOKIE=f"csrftoken={token}",
+            )
+            .environ
+        )
+        statuses = []
+        response = handler(environ, lambda status, headers: statuses.append(status))
+        body = b"".join(response)
+        return response, statuses[0], body
+
+    response, status, _body = post("keller@schule.example.ch")
+    assert status.startswith("302") and mail.outbox == []  # the response is out, no mail yet
+    response.close()  # the server closes the response: now the mail goes
+    assert [m.to for m in mail.outbox] == [["keller@schule.example.ch"]]
+
+    unknown, unknown_status, _body = post("nobody@schule.example.ch")
+    unknown.close()
+    assert unknown_status == status and unknown["Location"] == response["Location"]
+    assert len(mail.outbox) == 1

@@ -6,13 +6,17 @@ from django import forms
 from django.contrib.auth.forms import (
     AuthenticationForm,
     PasswordChangeForm,
+    PasswordResetForm,
     SetPasswordForm,
     UserCreationForm,
 )
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_variables
+
+from tutor.core.middleware import after_response
 
 from .models import Deck, User
 from .names import PERSON_NAME_MAX_LENGTH, clean_person_name
@@ -126,6 +130,22 @@ class OwnPasswordChangeForm(NewPasswordMixin, PasswordChangeForm):
     def save(self, commit: bool = True) -> User:
         self.user.must_set_password = False
         return super().save(commit=commit)
+
+
+class ResetForm(PasswordResetForm):
+    """Django's reset form, but the mail leaves after the response: the request then
+    costs the same whether or not the address has an account, so its timing does not
+    tell (with a real SMTP server, sending takes a while)."""
+
+    def send_mail(self, *args: Any, **kwargs: Any) -> None:
+        language = translation.get_language()
+        parent = super().send_mail
+
+        def send() -> None:
+            with translation.override(language):
+                parent(*args, **kwargs)
+
+        after_response(send)
 
 
 class DeckForm(forms.Form):

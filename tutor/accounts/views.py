@@ -24,6 +24,7 @@ from .forms import (
     FirstPasswordForm,
     LoginForm,
     OwnPasswordChangeForm,
+    ResetForm,
     TeacherSignupForm,
 )
 from .mail import MailError
@@ -154,6 +155,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
+    form_class = ResetForm
 
     def form_valid(self, form) -> HttpResponse:
         address = throttle.address_of(self.request)

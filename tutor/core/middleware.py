@@ -150,6 +150,62 @@ def write_unless_locked(write: Callable[[], object], using: str = "default") -> 
     return True
 
 
+# --- work after the response ----------------------------------------------------------
+#
+# A job that must not make the response slower or faster in a way that tells something
+# (a reset mail, sent only when the address has an account) runs once the response has
+# gone to the client: when the server closes it. Outside a request it runs at once.
+
+_after_response: ContextVar[list[Callable[[], object]] | None] = ContextVar(
+    "jass_after_response", default=None
+)
+
+
+def after_response(job: Callable[[], object]) -> None:
+    """Run ``job`` after this request's response is sent (not after an error page)."""
+    jobs = _after_response.get()
+    if jobs is None:
+        job()
+    else:
+        jobs.append(job)
+
+
+def _run_jobs(jobs: list[Callable[[], object]]) -> None:
+    for job in jobs:
+        try:
+            job()
+        except Exception:  # the response is gone: log, and go on with the others
+            logger.exception("a job after the response failed")
+
+
+class AfterResponseMiddleware:
+    """First in MIDDLEWARE: collects the request's :func:`after_response` jobs and runs
+    them when the server closes the final response (WSGI calls ``close()`` once the
+    body is sent; Django's test client does the same)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        jobs: list[Callable[[], object]] = []
+        token = _after_response.set(jobs)
+        try:
+            response = self.get_response(request)
+        finally:
+            _after_response.reset(token)
+        if jobs and response.status_code < 500:
+            close = response.close
+
+            def close_then_run() -> None:
+                try:
+                    close()
+                finally:
+                    _run_jobs(jobs)
+
+            response.close = close_then_run  # type: ignore[method-assign]
+        return response
+
+
 # --- the page -----------------------------------------------------------------------
 
 
