@@ -24,6 +24,7 @@ aliases below name what each parameter takes (:mod:`rules_core.aliases`), and
 - ``ContractLike`` = ``Contract | str``; ``RulesLike`` = ``RuleSet | str`` (a preset);
 - ``Seat`` (0..3), ``Team`` (0/1), ``Mask`` (a 36-bit set of cards, bit
   ``card.index``); ``PlayLike`` = ``(seat, card)``, ``PlaysLike`` a sequence of them;
+- ``ClaimsLike`` = four announced Weis values by seat, None for silence (R5.4a);
 - ``CallLike`` = a :class:`StoeckCall` or ``(seat, after_play[, prompted])``,
   ``CallsLike`` a sequence of them or None; ``MeldLike`` = a :class:`Meld` or its cards.
 
@@ -49,6 +50,7 @@ The benchmark lives outside the package: ``python -m bench.engine`` in a checkou
 from .aliases import (
     CardLike,
     CardsLike,
+    ClaimsLike,
     ContractLike,
     HandsLike,
     Mask,
@@ -120,6 +122,7 @@ __all__ = [
     "CardParseError",
     "CardSet",
     "CardsLike",
+    "ClaimsLike",
     "Comparison",
     "Contract",
     "ContractLike",

@@ -20,6 +20,8 @@ signature says what it takes instead of ``Any``:
 - ``Mask``: a 36-bit hand mask, bit ``card.index`` set for each card
   (``card.index`` = suit index * 9 + rank index; see :class:`~rules_core.CardSet`).
 - ``PlayLike``: one play, ``(seat, card)``; ``PlaysLike``: the plays in order.
+- ``ClaimsLike``: four announced Weis values by seat (R5.4a), each an int or None
+  for a player who announced nothing (``[20, 50, None, None]``).
 
 Already-typed input (a tuple of :class:`Card`, a :class:`Contract`) takes the
 fast path of :func:`~rules_core.legal_cards`, :func:`~rules_core.trick_winner`
@@ -44,6 +46,7 @@ from .rules import RuleSet
 __all__ = [
     "CardLike",
     "CardsLike",
+    "ClaimsLike",
     "ContractLike",
     "HandsLike",
     "Mask",
@@ -83,3 +86,6 @@ PlayLike: TypeAlias = tuple[Seat, CardLike]
 
 PlaysLike: TypeAlias = Sequence[PlayLike]
 """Plays in the order played."""
+
+ClaimsLike: TypeAlias = Sequence[int | None]
+"""Four announced Weis values by seat (R5.4a), None for a player who announced nothing."""

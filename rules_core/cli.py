@@ -1,12 +1,12 @@
 """Command line referee: ``python -m rules_core <command> ...``.
 
-People count from 1 here, as at the table: players 1 to 4 in playing order, player 1
-is the Vorhand (forehand); Team 1 is players 1 and 3, Team 2 players 2 and 4. The
+People count from 1 here, as at the table: players 1 to 4 in playing order, Player 1
+is the Vorhand; Team 1 is players 1 and 3, Team 2 players 2 and 4. The
 engine counts seats 0-3 and teams 0/1; this module converts at its edge, in both
 directions (input, text, ``--json`` data and error messages).
 
 Cards are codes (``H7``, ``S10``, ``DJ``) or names (``"Rosen-Ass"``, ``"queen of
-hearts"``). The four hands are given positionally, player 1 first, separated by
+hearts"``). The four hands are given positionally, Player 1 first, separated by
 ``/`` (``HAND1 / HAND2 / HAND3 / HAND4``, quoted or not), or with ``--player1`` ...
 ``--player4``. Plays are the cards in the order played; who played each card is read
 from the hands. A Stöck call is ``--call PLAYER:CARD`` (player PLAYER, 1 to 4, said
@@ -43,7 +43,7 @@ something people count made 1-based and named for people:
   step's ``winner`` is a team (1 or 2), and the ``seat`` step's ``a``/``b`` are
   players.
 
-Lists indexed by player or team keep their order: ``melds[0]`` are player 1's melds,
+Lists indexed by player or team keep their order: ``melds[0]`` are Player 1's melds,
 ``blocks[0]``/``totals[0]`` are Team 1's, ``--before TEAM1 TEAM2``. Keys such as
 ``step`` (``"points"``), ``reason`` or ``kind`` stay machine keys. ``melds --json``
 has no players or teams; its ladder ``winner`` 0/1 names the best meld and the
@@ -85,9 +85,9 @@ _W: dict[str, dict[str, str]] = {
     "en": {
         "hand": "Hand", "none": "no meld", "total": "Total",
         "announce": "Announced in {contract}: {points} ({meld})",
-        "player": "Player {n}", "player_lc": "player {n}", "team": "Team {n}",
+        "player": "Player {n}", "team": "Team {n}",
         "rules": "rule set: {name}",
-        "team_best": "Best meld of Team {team}: {meld} (player {player})",
+        "team_best": "Best meld of Team {team}: {meld} (Player {player})",
         "team_none": "Team {team} has no meld",
         "writes": "Team {team} writes {points} Weis{factor} (R5.6)",
         "writes_nobody": "Nobody writes Weis (no meld at the table)",
@@ -95,21 +95,21 @@ _W: dict[str, dict[str, str]] = {
         "only_team": "Only Team {team} has a meld, so it writes.",
         "tie": "tie",
         "step": "Step {n} ({name}): {detail}",
-        "stoeck": "Stöck: {status}", "holder": "held by player {player} (Team {team})",
+        "stoeck": "Stöck: {status}", "holder": "held by Player {player} (Team {team})",
         "factor": "factor {n}",
-        "trick": "Trick {n}: player {leader} leads {cards} -> player {winner} (Team {team}), "
+        "trick": "Trick {n}: Player {leader} leads {cards} -> Player {winner} (Team {team}), "
                  "{points}",
         "match": "Match: Team {team} took all nine tricks (+100)",
         "target_win": "Team {team} reaches {target} in the {block} block{trick} ({rule})",
         "trick_no": ", trick {n}",
-        "target_none": "No team reaches {target}; play on with the next deal (R7.5)",
+        "target_none": "No team reaches {target}; play on with the next round (R7.5)",
         "totals": "Totals after the round: Team 1 {a}, Team 2 {b}",
         "legal": "May be played: {cards}", "why": "{card}: {verdict} ({rule})",
     },
     "de": {
         "hand": "Hand", "none": "kein Weis", "total": "Total",
         "announce": "Gemeldet bei {contract}: {points} ({meld})",
-        "player": "Spieler {n}", "player_lc": "Spieler {n}", "team": "Team {n}",
+        "player": "Spieler {n}", "team": "Team {n}",
         "rules": "Regelwerk: {name}",
         "team_best": "Bester Weis von Team {team}: {meld} (Spieler {player})",
         "team_none": "Team {team} hat keinen Weis",
@@ -164,7 +164,7 @@ _PRESET_NAMES = {
 _STOECK_WORDS = {
     "en": {
         "no_trump_contract": "none, no trump in this contract (R6.1)",
-        "not_held_by_one_player": "none, King and Ober of trump are not in one hand (R6.1)",
+        "not_held_by_one_player": "none, king and Ober of trump are not in one hand (R6.1)",
         "second_card_not_played": "still possible, the second card is not played yet (R6.4a)",
         "still_possible": "still possible, the call may come before the next card (R6.3)",
         "valid": "scored, called with the second card (R6.2)",
@@ -199,12 +199,12 @@ _VERDICTS = {
         "play.puur_exception": "the Puur alone need not be played",
     },
     "de": {
-        "play.lead": "Ausspiel, jede Karte erlaubt", "play.follows_suit": "bedient",
+        "play.lead": "Ausspiel, jede Karte erlaubt", "play.follows_suit": "gibt Farbe an",
         "play.must_follow_suit": "NICHT erlaubt, muss Farbe angeben",
-        "play.trump_allowed": "Stechen ist immer erlaubt",
-        "play.over_trump": "übersticht", "play.under_trump": "NICHT erlaubt, untertrumpft",
+        "play.trump_allowed": "Trumpfen ist immer erlaubt",
+        "play.over_trump": "übertrumpft", "play.under_trump": "NICHT erlaubt, untertrumpft",
         "play.only_trumps": "nur Trümpfe in der Hand, also erlaubt",
-        "play.cannot_follow": "kann nicht angeben, also erlaubt",
+        "play.cannot_follow": "kann nicht Farbe angeben, also erlaubt",
         "play.follows_trump": "gibt Trumpf an",
         "play.must_play_trump": "NICHT erlaubt, muss Trumpf angeben",
         "play.puur_exception": "der blutte Puur muss nicht gespielt werden",
@@ -305,14 +305,14 @@ def _people(data: Any, winner_is_player: bool = True) -> Any:
 
 def _people_error(message: str) -> str:
     """An engine error message with its seats and teams counted from 1."""
-    message = message.replace("seat 0 (forehand)", "player 1 (Vorhand)")
+    message = message.replace("seat 0 (forehand)", "Player 1 (Vorhand)")
     message = message.replace("seats play in turn 0, 1, 2, 3", "players play in turn 1, 2, 3, 4")
     message = re.sub(
         r"\bseats (\d(?: and \d)+)",
         lambda m: "players " + re.sub(r"\d", lambda d: str(int(d.group()) + 1), m.group(1)),
         message,
     )
-    message = re.sub(r"\bseat (\d)\b", lambda m: f"player {int(m.group(1)) + 1}", message)
+    message = re.sub(r"\bseat (\d)\b", lambda m: f"Player {int(m.group(1)) + 1}", message)
     return re.sub(r"\bteam (\d)\b", lambda m: f"Team {int(m.group(1)) + 1}", message)
 
 
@@ -362,7 +362,7 @@ def _calls(specs: Sequence[str], plays: Sequence[tuple[int, Card]]) -> list[Stoe
             player = 0
         if not 1 <= player <= 4:
             raise RulesError(
-                f"--call {spec!r}: the player must be 1, 2, 3 or 4 (player 1 is the Vorhand)"
+                f"--call {spec!r}: the player must be 1, 2, 3 or 4 (Player 1 is the Vorhand)"
             )
         card = Card.parse(parts[1])
         if card not in index:
@@ -435,7 +435,7 @@ def _ladder_lines(out: _Out, trace: Sequence[Any]) -> None:
             yes_no = [words["yes"] if v[side] else words["no"] for side in "ab"]
             detail = f"{yes_no[0]} {words['vs']} {yes_no[1]}"
         elif step == "seat":
-            a, b = (out.w["player_lc"].format(n=v[side] + 1) for side in "ab")
+            a, b = (out.w["player"].format(n=v[side] + 1) for side in "ab")
             detail = f"{a} {words['vs']} {b}"
         else:
             detail = f"{v['a']} {words['vs']} {v['b']}"
@@ -592,13 +592,13 @@ def _parser() -> argparse.ArgumentParser:
         "hands",
         nargs="*",
         metavar="CARD",
-        help="the four hands, player 1 (Vorhand) first: HAND1 / HAND2 / HAND3 / HAND4",
+        help="the four hands, Player 1 (Vorhand) first: HAND1 / HAND2 / HAND3 / HAND4",
     )
     for n in range(1, 5):
         hands.add_argument(
             f"--player{n}",
             metavar="CARDS",
-            help=f"player {n}'s hand" + (" (the Vorhand)" if n == 1 else ""),
+            help=f"Player {n}'s hand" + (" (the Vorhand)" if n == 1 else ""),
         )
     hands.add_argument(
         "--contract", required=True, help="D H S C (or a suit name), obenabe, undenufe"

@@ -34,10 +34,15 @@ The meld to announce, R5.4 (:func:`explain_best_meld`): ``choice.meld``
 ``ladder.*`` steps between the best and the runner-up (no seat step).
 
 Weis, R5.4/R5.6 (:func:`resolve_weis`): ``weis.seat`` {seat, team, melds, best,
-announced} x4; ``weis.team_best`` {team, seat, meld} x2; then the ``ladder.*``
-steps (both teams have a meld), or ``weis.only_team`` {team}, or
-``weis.no_melds`` {}; last ``weis.writes`` {team, seat, points, factor, scored,
-melds} (melds with their ``seat``).
+announced} x4 (``announced`` the value announced, 0 for silence); with ``claims``,
+one ``weis.claim`` {seat, team, announced, claim, status} for each player whose
+claim is not their best meld (``claim`` the meld compared, or None; ``status``
+``"smaller"``, rule R5.4a: a smaller value held, its meld competes; ``"false"``,
+R5.7: no meld of that value, struck out; ``"silent"``, R5.4b: a player with melds
+announced nothing); ``weis.team_best`` {team, seat, meld} x2 (each team's best
+claim); then the ``ladder.*`` steps (both teams have a claim), or
+``weis.only_team`` {team}, or ``weis.no_melds`` {}; last ``weis.writes`` {team,
+seat, points, factor, scored, melds} (the melds written, with their ``seat``).
 
 Trick play, R3.1, R3.2, R3.3, R3.4, R3.5 (:func:`explain_legal_cards`, one entry per card, all
 decided; values {card, legal, led, trump, ...}):

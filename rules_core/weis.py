@@ -1,8 +1,14 @@
-"""Who writes Weis, and how much (RULES R5.4, R5.5, R5.6, R4.5).
+"""Who writes Weis, and how much (RULES R5.4, R5.4a, R5.4b, R5.5, R5.6, R5.7, R4.5).
 
-Every player announces their best meld (R5.4). Only the team holding the single
-best meld at the table writes Weis, and it writes every meld of both partners;
-the other team writes nothing (R5.6).
+By default every player announces their best meld (R5.4). Only the team holding the
+single best meld at the table writes Weis, and it writes every meld of both
+partners; the other team writes nothing (R5.6).
+
+With ``claims`` (the values the players announced) the claims are compared instead
+(R5.4a): a claim is the best meld of the announced value that the player holds; a
+value the player holds no meld of is a false Weis and struck out (R5.7); a player
+who announced nothing writes nothing (R5.4b). The team with the single best claim
+writes every meld of its partners who announced (R5.6).
 
 W-DE: "Zwei Dreiblatt auf der einen Seite sind zusammen 40 und verlieren gegen
 ein einziges Vierblatt mit 50 auf der anderen":
@@ -14,33 +20,56 @@ ein einziges Vierblatt mit 50 auf der anderen":
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from . import _tables as T
 from ._coerce import cards_of, coerce_contract, coerce_rules, hands_masks
-from .aliases import ContractLike, HandsLike, Mask, RulesLike, Seat, Team
+from .aliases import ClaimsLike, ContractLike, HandsLike, Mask, RulesLike, Seat, Team
 from .cards import Card
 from .contracts import Contract
-from .melds import Comparison, Meld, Step, compare_melds, melds_of_mask, sort_melds, step_between
+from .errors import RulesError
+from .melds import (
+    Comparison,
+    Meld,
+    Step,
+    compare_melds,
+    meld_key,
+    melds_of_mask,
+    sort_melds,
+    step_between,
+)
 from .rules import DEFAULT_RULES, RuleSet
 from .trace import TraceEntry, trace_to_list
 
 __all__ = ["WeisResult", "resolve_weis"]
 
+_Claims = tuple[int | None, int | None, int | None, int | None]
+"""Four claims by seat: the announced value, or None for a player who announced nothing."""
+
 
 class WeisResult:
     """The Weis of a deal.
 
-    - ``team``: the team that writes (0, 1) or None when nobody has a meld.
-    - ``points``: all melds of both partners of that team, before the factor.
+    - ``team``: the team that writes (0, 1) or None when no claim counts.
+    - ``points``: every meld of that team's players whose claim counts (both
+      partners when both announced), before the factor.
     - ``scored``: ``points`` times the contract's factor (R4.5).
-    - ``best``, ``best_seat``: the single best meld at the table and its seat.
-    - ``step``: the :class:`Step` that decided between the two teams' best melds;
-      None when only one team or no team has a meld.
-    - ``melds``: four tuples, each seat's scoring melds, best first.
-    - ``team_best``: per team ``(seat, meld)`` of its best meld, or None.
-    - ``comparison``: the :class:`Comparison` of the teams' best melds (side a =
+    - ``best``, ``best_seat``: the single best claim at the table and its seat.
+    - ``step``: the :class:`Step` that decided between the two teams' best claims;
+      None when only one team or no team has a claim that counts.
+    - ``claims``: the four announced values by seat (None: announced nothing);
+      without ``claims`` given to :func:`resolve_weis`, each player's best meld's
+      value (None without a meld).
+    - ``claimed``: per seat the meld the claim stands for (R5.4a: the best meld of
+      the announced value the player holds), or None: the player announced nothing,
+      or a value they hold no meld of (a false Weis, R5.7).
+    - ``melds``: four tuples, each seat's scoring melds, best first (the hands'
+      melds, whatever was announced).
+    - ``written``: four tuples, the melds each seat writes: every meld of the
+      writing team's players whose claim counts (R5.6, R5.4b); empty elsewhere.
+    - ``team_best``: per team ``(seat, meld)`` of its best claim, or None.
+    - ``comparison``: the :class:`Comparison` of the teams' best claims (side a =
       team 0, side b = team 1), or None.
     - ``trace``: see :mod:`rules_core.trace` (``weis.*`` and ``ladder.*``).
 
@@ -64,6 +93,7 @@ class WeisResult:
         "contract",
         "rules",
         "_masks",
+        "_claims",
         "_cache",
     )
     team: Team | None
@@ -75,6 +105,7 @@ class WeisResult:
     contract: Contract
     rules: RuleSet
     _masks: tuple[Mask, Mask, Mask, Mask]
+    _claims: _Claims | None
     _cache: dict[str, Any]
 
     def __init__(
@@ -87,6 +118,7 @@ class WeisResult:
         contract: Contract,
         rules: RuleSet,
         masks: tuple[Mask, Mask, Mask, Mask],
+        claims: _Claims | None = None,
     ) -> None:
         put = object.__setattr__
         put(self, "team", team)
@@ -98,6 +130,7 @@ class WeisResult:
         put(self, "contract", contract)
         put(self, "rules", rules)
         put(self, "_masks", masks)
+        put(self, "_claims", claims)
         put(self, "_cache", {})
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -118,6 +151,7 @@ class WeisResult:
                 self.contract,
                 self.rules,
                 self._masks,
+                self._claims,
             ),
         )
 
@@ -145,15 +179,44 @@ class WeisResult:
         return cast("tuple[tuple[Meld, ...], ...]", melds)
 
     @property
+    def claims(self) -> _Claims:
+        """The four announced values by seat, None for a player who announced nothing
+        (without given claims: each player's best meld's value, R5.4)."""
+        if self._claims is not None:
+            return self._claims
+        m0, m1, m2, m3 = (m[0].points if m else None for m in self.melds)
+        return (m0, m1, m2, m3)
+
+    @property
+    def claimed(self) -> tuple[Meld | None, ...]:
+        """Per seat the meld the claim stands for: the best meld of the announced
+        value the player holds (R5.4a); None for silence or a false Weis (R5.7)."""
+        if "claimed" not in self._cache:
+            self._cache["claimed"] = tuple(
+                None if claim is None else next((m for m in melds if m.points == claim), None)
+                for claim, melds in zip(self.claims, self.melds, strict=True)
+            )
+        return cast("tuple[Meld | None, ...]", self._cache["claimed"])
+
+    @property
+    def written(self) -> tuple[tuple[Meld, ...], ...]:
+        """Per seat the melds written: all melds of the writing team's players whose
+        claim counts (R5.6, R5.4b), best first; empty for everybody else."""
+        return tuple(
+            melds if self.team is not None and seat % 2 == self.team and claimed is not None else ()
+            for seat, (melds, claimed) in enumerate(zip(self.melds, self.claimed, strict=True))
+        )
+
+    @property
     def best(self) -> Meld | None:
-        """The single best meld at the table, or None."""
+        """The single best claim at the table, or None."""
         if self.best_seat is None:
             return None
-        return self.melds[self.best_seat][0]
+        return self.claimed[self.best_seat]
 
     @property
     def team_best(self) -> tuple[tuple[int, Meld] | None, tuple[int, Meld] | None]:
-        """Per team, ``(seat, meld)`` of the team's best meld, or None."""
+        """Per team, ``(seat, meld)`` of the team's best claim, or None."""
         if "team_best" not in self._cache:
             self._cache["team_best"] = (self._team_best(0), self._team_best(1))
         return cast(
@@ -161,12 +224,12 @@ class WeisResult:
         )
 
     def _team_best(self, team: Team) -> tuple[Seat, Meld] | None:
-        """The better of the two partners' best melds (R5.5; their seats decide a full tie)."""
+        """The better of the two partners' claims (R5.5; their seats decide a full tie)."""
         found = []
         for seat in (team, team + 2):
-            melds = self.melds[seat]
-            if melds:
-                found.append((seat, melds[0]))
+            claimed = self.claimed[seat]
+            if claimed is not None:
+                found.append((seat, claimed))
         if len(found) == 2:
             (s1, m1), (s2, m2) = found
             if compare_melds(m1, s1, m2, s2, self.contract, self.rules).winner == 1:
@@ -175,7 +238,7 @@ class WeisResult:
 
     @property
     def comparison(self) -> Comparison | None:
-        """The ladder between team 0's and team 1's best melds, or None."""
+        """The ladder between team 0's and team 1's best claims, or None."""
         if "comparison" not in self._cache:
             t0, t1 = self.team_best
             self._cache["comparison"] = (
@@ -193,8 +256,29 @@ class WeisResult:
             self._cache["trace"] = self._build_trace()
         return cast("tuple[TraceEntry, ...]", self._cache["trace"])
 
+    @property
+    def status(self) -> tuple[str, ...]:
+        """Per seat what the claim did: ``"best"`` (the best meld's value),
+        ``"smaller"`` (a smaller value held: that meld competes, R5.4a), ``"false"``
+        (no meld of that value: struck out, R5.7) or ``"silent"`` (nothing announced,
+        R5.4b; without given claims: no meld)."""
+        return tuple(
+            "silent"
+            if claim is None
+            else "false"
+            if claimed is None
+            else "best"
+            if claim == melds[0].points
+            else "smaller"
+            for claim, claimed, melds in zip(self.claims, self.claimed, self.melds, strict=True)
+        )
+
+    _CLAIM_RULES = {"smaller": "R5.4a", "false": "R5.7", "silent": "R5.4b"}
+
     def _build_trace(self) -> tuple[TraceEntry, ...]:
-        """The explanation: R5.4 per seat, R5.6 per team, the R5.5 ladder, R5.6 writes."""
+        """The explanation: R5.4 per seat; R5.4a/R5.7/R5.4b for each claim that is not
+        the player's best meld; R5.6 per team (its best claim); the R5.5 ladder between
+        the teams' best claims; R5.6 writes."""
         trace = []
         for seat, melds in enumerate(self.melds):
             trace.append(
@@ -206,7 +290,26 @@ class WeisResult:
                         "team": seat % 2,
                         "melds": [m.to_dict() for m in melds],
                         "best": melds[0].to_dict() if melds else None,
-                        "announced": melds[0].points if melds else 0,
+                        "announced": self.claims[seat] or 0,
+                    },
+                )
+            )
+        for seat, status in enumerate(self.status):
+            # Only where the claim is not the hand's best meld: every player announcing
+            # their best (the hand-only model) gives the same trace as before claims.
+            if status == "best" or (status == "silent" and not self.melds[seat]):
+                continue
+            claimed = self.claimed[seat]
+            trace.append(
+                TraceEntry(
+                    self._CLAIM_RULES[status],
+                    "weis.claim",
+                    {
+                        "seat": seat,
+                        "team": seat % 2,
+                        "announced": self.claims[seat] or 0,
+                        "claim": None if claimed is None else claimed.to_dict(),
+                        "status": status,
                     },
                 )
             )
@@ -231,7 +334,7 @@ class WeisResult:
         written: list[dict[str, Any]] = []
         if self.team is not None:
             for seat in (self.team, self.team + 2):
-                written.extend({"seat": seat, **m.to_dict()} for m in self.melds[seat])
+                written.extend({"seat": seat, **m.to_dict()} for m in self.written[seat])
         trace.append(
             TraceEntry(
                 "R5.6",
@@ -251,8 +354,9 @@ class WeisResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: ``{"contract", "team", "points", "factor", "scored", "best",
-        "best_seat", "step", "melds", "team_best", "trace"}``; melds as
-        :meth:`Meld.to_dict`, ``team_best`` entries as ``{"seat", "meld"}`` or None."""
+        "best_seat", "step", "melds", "claims", "claimed", "written", "team_best",
+        "trace"}``; melds as :meth:`Meld.to_dict`, ``team_best`` entries as
+        ``{"seat", "meld"}`` or None."""
         return {
             "contract": self.contract.code,
             "team": self.team,
@@ -263,6 +367,9 @@ class WeisResult:
             "best_seat": self.best_seat,
             "step": None if self.step is None else self.step.value,
             "melds": [[m.to_dict() for m in melds] for melds in self.melds],
+            "claims": list(self.claims),
+            "claimed": [None if m is None else m.to_dict() for m in self.claimed],
+            "written": [[m.to_dict() for m in melds] for melds in self.written],
             "team_best": [
                 None if tb is None else {"seat": tb[0], "meld": tb[1].to_dict()}
                 for tb in self.team_best
@@ -325,22 +432,113 @@ def weis_of_masks(
     return WeisResult(team, points, factor, 3 - (best & 3), step, contract, rules, masks)
 
 
-def resolve_weis(
-    hands: HandsLike, contract: ContractLike, rules: RulesLike = DEFAULT_RULES
+def weis_of_claims(
+    masks: tuple[Mask, Mask, Mask, Mask], claims: _Claims, contract: Contract, rules: RuleSet
 ) -> WeisResult:
-    """Resolve the Weis of four hands by seat, every player declaring their melds
-    (R5.4); the best meld by the ladder (R5.5) decides the one team that writes
-    (R5.6), times the factor (R4.5).
+    """The running code of R5.4a, R5.4b and R5.7 with R5.5 and R5.6: each seat's key is
+    that of the best meld of its claimed value (none for silence or a false Weis);
+    the best key at the table decides the team (the seat step in the key's low bits,
+    as in :func:`weis_of_masks`); that team writes every meld of its players whose
+    claim counts."""
+    trump = contract.trump
+    reverse = contract is Contract.UNDENUFE and rules.undenufe_reverses_weis
+    low = rules.low_quads_score
+    melds = [melds_of_mask(m, low) for m in masks]
+    keys = [0, 0, 0, 0]
+    for seat, claim in enumerate(claims):
+        if claim is not None:
+            held = [meld_key(m, trump, reverse) for m in melds[seat] if m.points == claim]
+            if held:
+                keys[seat] = max(held) | (3 - seat)
+    best0, best1 = max(keys[0], keys[2]), max(keys[1], keys[3])
+    factor = rules.factor(contract)
+    if best0 > best1:
+        team, best = 0, best0
+    elif best1:
+        team, best = 1, best1
+    else:
+        return WeisResult(None, 0, factor, None, None, contract, rules, masks, claims)
+    points = sum(m.points for seat in (team, team + 2) if keys[seat] for m in melds[seat])
+    step = step_between(best0, best1) if best0 and best1 else None
+    return WeisResult(team, points, factor, 3 - (best & 3), step, contract, rules, masks, claims)
+
+
+def _coerce_claims(claims: object) -> _Claims:
+    if isinstance(claims, (str, bytes)) or not isinstance(claims, Sequence) or len(claims) != 4:
+        raise RulesError(
+            "claims must be four announced values by seat (None for a player who "
+            f"announced nothing), got {claims!r}"
+        )
+    for seat, claim in enumerate(claims):
+        if claim is not None and (type(claim) is not int or claim <= 0):
+            raise RulesError(
+                f"seat {seat}'s claim must be an announced value such as 20 or 50, or None "
+                f"for a player who announced nothing, got {claim!r}",
+                rule="R5.4",
+            )
+    c0, c1, c2, c3 = claims
+    return (c0, c1, c2, c3)
+
+
+def resolve_weis(
+    hands: HandsLike,
+    contract: ContractLike,
+    rules: RulesLike = DEFAULT_RULES,
+    *,
+    claims: ClaimsLike | None = None,
+) -> WeisResult:
+    """Resolve the Weis of four hands by seat: the best claim by the ladder (R5.5)
+    decides the one team that writes (R5.6), times the factor (R4.5).
 
     ``hands``: four hands (seat 0 = forehand first), each a list of cards or a
     string of cards, or one string with the four hands separated by ``/``. A hand
     may hold fewer than nine cards (for exercises); no card may be in two hands.
+
+    ``claims`` (keyword only): the value each player announced with the first
+    card, by seat, or None for a player who announced nothing or whose
+    announcement does not count (too late). Left out (None), every player announces
+    the value of their best meld (R5.4). The announced value is the player's claim
+    (R5.4a): the best meld of that value the player holds takes part in the
+    comparison, not the player's best meld; a value the player holds no meld of is a
+    false Weis and struck out (R5.7). The team with the single best claim writes
+    every meld of its partners who announced (R5.6), also those they did not
+    announce; a player who announced nothing writes nothing (R5.4b).
 
     >>> r = resolve_weis(["S10 SJ SQ SK", "C6 C7 C8", "", ""], "H")
     >>> r.team, r.points, r.scored, r.step, r.trace[-1].key
     (0, 50, 50, <Step.POINTS: 'points'>, 'weis.writes')
     >>> resolve_weis(["H6 H7 H8", "", "", ""], "S", RuleSet.preset("swisslos-2500")).scored
     40
+
+    Player 1 holds a hundred and a twenty, player 2 a fifty. Announcing their best,
+    player 1's team writes all 120; announcing «twenty», player 1 competes with the
+    twenty and loses to the fifty (R5.4a); a false «hundred fifty» is struck out:
+
+    >>> hands = ["S9 S10 SJ SQ SK H6 H7 H8", "C6 C7 C8 C9", "", ""]
+    >>> r = resolve_weis(hands, "D", claims=[100, 50, None, None])
+    >>> r.team, r.points, str(r.best), r.claims
+    (0, 120, 'S9 S10 SJ SQ SK', (100, 50, None, None))
+    >>> r = resolve_weis(hands, "D", claims=[20, 50, None, None])
+    >>> r.team, r.points, str(r.best), str(r.claimed[0]), r.step
+    (1, 50, 'C6 C7 C8 C9', 'H6 H7 H8', <Step.POINTS: 'points'>)
+    >>> r.status
+    ('smaller', 'best', 'silent', 'silent')
+    >>> [(e.rule, e["seat"], e["claim"]["cards"]) for e in r.trace if e.key == "weis.claim"]
+    [('R5.4a', 0, ['H6', 'H7', 'H8'])]
+    >>> r = resolve_weis(hands, "D", claims=[150, None, None, None])
+    >>> r.team, r.claimed[0], r.trace[-2].key
+    (None, None, 'weis.no_melds')
+
+    A silent partner writes nothing, even when the partner's claim wins (R5.4b):
+
+    >>> r = resolve_weis(["S9 S10 SJ SQ SK", "C6 C7 C8", "H6 H7 H8", ""], "D",
+    ...                  claims=[100, 20, None, None])
+    >>> r.team, r.points, [len(m) for m in r.written]
+    (0, 100, [1, 0, 0, 0])
     """
     masks = hands_masks(hands)
-    return weis_of_masks(masks, coerce_contract(contract), coerce_rules(rules))
+    contract = coerce_contract(contract)
+    rules = coerce_rules(rules)
+    if claims is None:
+        return weis_of_masks(masks, contract, rules)
+    return weis_of_claims(masks, _coerce_claims(claims), contract, rules)

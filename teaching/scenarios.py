@@ -36,6 +36,7 @@ from rules_core import (
 )
 from rules_core.cards import Rank
 from rules_core.deals import deal_cards, play_round
+from rules_core.tables import stoeck_pair
 
 CALLS = ("second", "first", "late", "prompted", "none", "pending", "not-yet")
 MAX_ATTEMPTS = 400
@@ -234,10 +235,21 @@ def random_round(contract: str, seed: int, *, call_stoeck: bool = True) -> Playe
     deck = list(DECK)
     rng.shuffle(deck)
     hands = [sorted(deck[i * 9 : i * 9 + 9]) for i in range(4)]
+    return play_out(hands, contract_, rng, call_stoeck=call_stoeck)
+
+
+def play_out(
+    hands: Sequence[Sequence[Card]],
+    contract: Contract,
+    rng: random.Random,
+    *,
+    call_stoeck: bool = True,
+) -> PlayedRound:
+    """``hands`` played out with cards drawn by ``rng`` among the legal ones (R3.1-R3.6),
+    each trick led by the winner of the last; with ``call_stoeck``, the holder of King
+    and Ober of trump says «Stöck» with the second of the two (R6.2)."""
     remaining = [list(h) for h in hands]
-    pair: set[Card] = set()
-    if contract_.trump is not None:
-        pair = {Card(contract_.trump, Rank.K), Card(contract_.trump, Rank.Q)}
+    pair = set(stoeck_pair(contract) or ())
     plays: list[tuple[int, Card]] = []
     calls: list[StoeckCall] = []
     leader = 0
@@ -245,16 +257,16 @@ def random_round(contract: str, seed: int, *, call_stoeck: bool = True) -> Playe
         trick: list[Card] = []
         seats = [(leader + k) % 4 for k in range(4)]
         for seat in seats:
-            card = rng.choice(legal_cards(remaining[seat], tuple(trick), contract_))
+            card = rng.choice(legal_cards(remaining[seat], tuple(trick), contract))
             remaining[seat].remove(card)
             trick.append(card)
             plays.append((seat, card))
             holds_pair = pair and pair <= set(hands[seat])
             if call_stoeck and holds_pair and card in pair and not (pair & set(remaining[seat])):
                 calls.append(StoeckCall(seat, len(plays) - 1))
-        leader = seats[trick_winner(tuple(trick), contract_)]
+        leader = seats[trick_winner(tuple(trick), contract)]
     return PlayedRound(
-        contract=contract_,
+        contract=contract,
         hands=tuple(tuple(h) for h in hands),
         plays=tuple(plays),
         calls=tuple(calls),

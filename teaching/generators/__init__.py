@@ -17,10 +17,19 @@ API
   from ``question.inputs`` and ``question.rules`` with rules_core only (a
   ``Question`` or its ``to_dict()`` data). A stored answer is right iff
   ``question.answer_value == recompute(question)``.
+- ``recompute_under(question, rules) -> value``: the answer the same situation has
+  under another rule set; where it differs from the question's answer, the answer
+  depends on the rule set (a variant question).
 - ``KINDS``: the kind names in teaching order; ``REGISTRY``: name -> ``Kind``
-  (``name``, ``skill``: one line for a menu, ``build``, ``solve``, ``mistakes``);
-  ``get_kind(name)``; ``MISTAKES``: kind -> every mistake name its questions may
-  carry (the names are listed below; a feedback text per name is the site's job).
+  (``name``, ``skill``: one line for a menu, ``build``, ``solve``, ``mistakes``,
+  ``cases``); ``get_kind(name)``; ``MISTAKES``: kind -> every mistake name its
+  questions may carry (the names are listed below; a feedback text per name is the
+  site's job).
+- ``case_of(question) -> str``: the case the generator aimed at for the question's
+  seed, ``Kind.cases[seed % len(Kind.cases)]`` (the names are listed per kind below).
+  A caller who wants a case draws a seed with that residue (``Kind.seeds_of(case)``):
+  the lessons ask each lesson's own cases this way. Stored questions need nothing
+  new: the case follows from their kind and seed.
 - ``QuizError``: a ``rules_core.RulesError`` (so a ``ValueError``) for an unknown
   kind (the message lists the kinds), a seed that is not an ``int``, or stored
   data that is not a question.
@@ -76,7 +85,9 @@ Kinds
 ``basics``: the Puur and the Nell (R1.3), and the four players (R2.1-R2.3)
 ---------------------------------------------------------------------------
 - ``seed % 10`` picks the sub-type (``inputs["sub"]`` = ``prompt["sub"]``): 0 and 1
-  ``trump_name``, 2-9 ``seat`` (see :mod:`teaching.generators.basics`).
+  ``trump_name``, 2-9 ``seat`` (see :mod:`teaching.generators.basics`). Cases:
+  ``puur``, ``nell``, ``partner`` (4 of 10), ``chooser``, ``first_lead``,
+  ``next_vorhand``, ``last_to_play``.
 - ``trump_name``: inputs ``{"sub", "contract": a suit code, "name": "Puur" | "Nell"}``;
   prompt ``{"sub", "preset", "name"}``; value ``{"card": code}`` (rules_core's
   ``trump_name``). Four choices: the Under and the 9 of the trump suit and of one
@@ -100,16 +111,18 @@ Kinds
 - prompt: ``{"preset"}``
 - value: ``{"points": int}``: the value of the hand's best meld, before any
   factor (announcements are values, R5.4); 0 when the hand has no meld.
-- three choices. ``seed % 6`` picks ``single_sequence``, ``several_melds``,
-  ``four_of_a_kind``, ``no_meld``: these four are dealt as a chain of two features,
-  each a real meld or its look-alike (a sequence, or as many cards with gaps, or
-  10-Ober-King; four of a kind, or three), with the choices 0, the lower feature's
-  value and the higher one's; a third of the hands have no meld, a third the lower
-  one, a third both (two melds). ``kreuzweis`` (a four of a kind and a run of 4-6
-  sharing a card, R5.3) and ``low_quads`` (four 6s/7s/8s, alone or with a run of
-  four: 100, or nothing with ``low_quads_score=False``) have the answer's place
-  drawn among the places their mistakes reach; near misses (three 9s or Unders, a
-  run with a gap, 10-Ober-King) are planted to give more.
+- three choices. ``seed % 6`` picks the case, ``single_sequence``, ``several_melds``,
+  ``kreuzweis``, ``four_of_a_kind``, ``low_quads`` or ``no_meld``.
+  ``single_sequence``, ``several_melds``, ``four_of_a_kind``, ``no_meld``: these four
+  are dealt as a chain of two features, each a real meld or its look-alike (a
+  sequence, or as many cards with gaps, or 10-Ober-King; four of a kind, or three),
+  with the choices 0, the lower feature's value and the higher one's; a third of the
+  hands have no meld, a third the lower one, a third both (two melds). ``kreuzweis``
+  (a four of a kind and a run of 4-6 sharing a card, R5.3) and ``low_quads`` (four
+  6s/7s/8s, alone or with a run of four: 100, or nothing with
+  ``low_quads_score=False``) have the answer's place drawn among the places their
+  mistakes reach; near misses (three 9s or Unders, a run with a gap, 10-Ober-King) are
+  planted to give more.
 - mistakes: ``sum_of_melds``, ``kreuzweis_four_of_a_kind_missed``,
   ``kreuzweis_sequence_missed``, ``low_quads_counted`` (under W-EN rules),
   ``low_quads_not_counted`` (under the default), ``gap_in_sequence``,
@@ -124,6 +137,46 @@ Kinds
   a meld one ``choice.no_meld`` entry (made here; rule R5.4; values ``hand``,
   ``low_quads_score``).
 
+``announce``: announcing Weis at the first trick (R5.4, R5.4a, R5.4b; R5.5, R5.6)
+------------------------------------------------------------------------------------
+See :mod:`teaching.generators.announce`. ``seed % 7`` picks the case (``cases``:
+``in_time``, ``all_announce``, ``next_card_played``, ``silent_partner``,
+``trick_gathered``, ``smaller_claim``, ``late_claim``); the first trick is played
+with legal cards, the Vorhand leading, so a seat is also its place in the trick.
+``announcements`` are ``[seat, value said, after]``, ``after`` the index of the play
+the announcement followed (4: after the trick was gathered), in the order spoken.
+
+- ``deadline`` (cases ``in_time``, ``next_card_played``, ``trick_gathered``): does
+  the announcement of Player ``asked`` count? inputs ``{"sub", "contract", "plays"
+  (the first trick), "announcements", "asked": seat}``; prompt ``{"sub", "preset",
+  "asked"}``; value ``{"deadline": "in_time" | "next_card_played" |
+  "trick_gathered"}`` (``announce.deadline_of``: until the next player has played;
+  the last player of the trick until it is gathered). The three values are always
+  the three choices, each right in one case of three. Mistakes:
+  ``deadline_thought_earlier``, ``late_announcement_counted``,
+  ``gathering_deadline_for_everybody``, ``gathered_trick_counted``,
+  ``last_player_deadline_confused``. Explanation: one ``announce.deadline`` entry
+  (R5.4; values ``seat``, ``after``, ``deadline``).
+- ``writes`` (cases ``all_announce``, ``silent_partner``, ``smaller_claim``,
+  ``late_claim``): which team writes Weis, and how much, when the announced values
+  are compared? inputs ``{"sub", "hands": [4 x 9 cards], "contract", "plays",
+  "announcements"}``; prompt ``{"sub", "preset", "factor", "melds": per seat
+  [[cards of a meld], ...]}``; value ``{"team": 0 | 1 | None, "points": int}``
+  after the factor (``rules_core.resolve_weis(..., claims=...)``: each claim is the best meld of the
+  announced value, R5.4a; the team with the best claim writes every meld of its
+  players who announced in time, R5.6, R5.4b). The deal is the same plan in every
+  case and only the announcements differ, so the four choices (each team's melds
+  with and without a partner's) are each right in a quarter of the questions.
+  Mistakes: ``announcing_partner_left_out``, ``silent_partner_counted``,
+  ``other_team_claim_wins``, ``held_meld_compared`` (the best held meld compared
+  instead of the claim), ``late_announcement_counted``. Explanation:
+  ``announce.seat`` x4 (R5.4, or R5.4b for a silent player with melds; values
+  ``seat``, ``team``, ``said``, ``after``, ``deadline``, ``claim``, ``melds``),
+  ``announce.team_best`` x2 (R5.4a), ``ladder.*`` (or ``announce.only_team`` /
+  ``announce.no_claims``), ``announce.writes`` (R5.6; values ``team``,
+  ``points``, ``factor``, ``scored``, ``melds`` written with their seats,
+  ``silent``: the writing team's silent players with melds).
+
 ``who_writes``: which team writes Weis, and how much? (R5.4-R5.6, R4.5; R5.3)
 --------------------------------------------------------------------------------
 - inputs: ``{"hands": [4 x 9 cards by seat], "contract": code}`` (a full deal)
@@ -132,7 +185,7 @@ Kinds
   (a template may show or hide them).
 - value: ``{"team": 0 | 1 | None, "points": int}``: the writing team and all
   its melds' points after the factor (``resolve_weis``'s ``team``, ``scored``).
-- ``seed % 6`` picks: ``small_melds_lose`` (the losing team's melds sum to more
+- ``seed % 6`` picks the case: ``small_melds_lose`` (the losing team's melds sum to more
   than the winner's single better meld), ``partners_both_meld``, ``kreuzweis``
   (in the writing team), ``undenufe`` (HIGH_CARD decides and the reversal
   matters), ``factor`` (a contract with a factor > 1 when the rule set has one),
@@ -161,12 +214,12 @@ Kinds
 - prompt: ``{"preset"}``
 - value: ``{"step": "points" | "cards" | "high_card" | "trump" | "seat",
   "winner": seat}`` (the seat of the winning meld).
-- ``seed % 9`` picks the step and whether the first or the second meld wins (at
-  SEAT always the first): POINTS (often the loser has more cards), CARDS (a
-  five-card run against four of a kind of 100), HIGH_CARD (natural order in trump
-  contracts and Obenabe, reversed in Undenufe by default; runs and fours of a kind;
-  a trump run that loses at HIGH_CARD), TRUMP, SEAT (Obenabe/Undenufe, or two runs
-  outside the trump suit).
+- ``seed % 9`` picks the step and whether the first or the second meld wins (at SEAT
+  always the first); the case is the step's value: POINTS (often the loser has more
+  cards), CARDS (a five-card run against four of a kind of 100), HIGH_CARD (natural
+  order in trump contracts and Obenabe, reversed in Undenufe by default; runs and
+  fours of a kind; a trump run that loses at HIGH_CARD), TRUMP, SEAT
+  (Obenabe/Undenufe, or two runs outside the trump suit).
 - four or five choices drawn at random among the nine (step, winner) values that
   can be right, so each shown value is right equally often; each is a mistake's
   answer (the most telling one that gives it).
@@ -192,7 +245,8 @@ Kinds
   ``none``/``not_held_by_one_player``, ``pending``/``second_card_not_played``,
   ``pending``/``still_possible``, ``scored``/``valid``, ``lost``/``not_declared``,
   ``lost``/``declared_at_first_card``, ``lost``/``too_late``, ``lost``/``prompted``.
-- ``seed % 9`` picks the reason (every reason in one question of nine).
+- ``seed % 9`` picks the reason (every reason in one question of nine); the case is
+  the reason's value.
 - the choices are one of eight sets of 3-5 reasons (``stoeck._SHOWN``), drawn so
   that each reason of a set is right about equally often.
 - mistakes: ``late_call_counted``, ``prompted_call_counted``,
@@ -217,7 +271,7 @@ Kinds
   [{"index": 0-8, "team", "points"} in the order won]}``; the counting order is
   the rule set's ``target_order`` (``q.rules["target_order"]``).
 - value: ``{"team": 0 | 1 | None, "block": "weis" | "stoeck" | "tricks" | None}``.
-- ``seed % 4`` picks ``weis``, ``stoeck``, ``tricks`` or ``nobody``, under whatever
+- ``seed % 4`` picks the case ``weis``, ``stoeck``, ``tricks`` or ``nobody``, under whatever
   block order the rule set has; where possible the other team would reach the
   target later in the round, and in ``nobody`` rounds the team that lost the
   Weis would reach it by counting its melds.
@@ -231,8 +285,30 @@ Kinds
 - explanation: ``target.start``, ``target.block`` / ``target.trick`` in counting
   order, ``target.not_reached``.
 
-``trick``: trick play (``seed % 3`` picks the sub-type; ``inputs["sub"]`` =
-``prompt["sub"]``)
+``jasstafel``: what does a team write for this round? (R7.1; R4.4, R4.5, R5.6, R6.5)
+------------------------------------------------------------------------------------
+See :mod:`teaching.generators.jasstafel`.
+
+- inputs: ``{"hands", "contract" (a trump suit), "plays" (all 36), "calls",
+  "team": the team asked about}``.
+- prompt: ``{"preset", "team", "factor", "weis_team", "weis_points" (before the
+  factor), "stoeck_seat" (the holder), "stoeck_status", "stoeck_reason",
+  "tricks": [{"index", "winner": seat, "team", "points": card points}]}``: what the
+  page shows, all from ``score_round``.
+- value: ``{"points": int}``: the team's Weis, Stöck and tricks blocks together,
+  after the factor (``score_round(...).totals[team]``).
+- ``seed % 4`` picks ``neither``, ``stoeck``, ``weis``, ``both``: which blocks
+  besides its tricks the team writes (the other team's Weis, or Stöck lost or the
+  other team's, count nothing for it). The four choices are always the tricks block
+  plus nothing, the Stöck, the Weis or both, each right in one case of four.
+- mistakes: ``stoeck_counted_wrongly``, ``other_team_weis_counted``,
+  ``stoeck_forgotten``, ``weis_block_forgotten``.
+- explanation: ``jasstafel.tricks`` (R4.4; every trick's team, card points,
+  bonuses and written points, the match, the factor) and ``jasstafel.blocks``
+  (R7.1; both teams' blocks and totals, the Weis team, the Stöck result).
+
+``trick``: trick play (``seed % 3`` picks the sub-type, which is the case;
+``inputs["sub"]`` = ``prompt["sub"]``)
 ------------------------------------------------------------------------------------
 ``legal``: which cards may this player play? (R3.1-R3.5)
 
@@ -294,6 +370,7 @@ from typing import Any
 
 from rules_core import DEFAULT_RULES, RulesError, RuleSet
 
+from .announce import ANNOUNCE
 from .base import (
     MAX_CHOICES,
     MIN_CHOICES,
@@ -306,6 +383,7 @@ from .base import (
     plain,
 )
 from .basics import BASICS
+from .jasstafel import JASSTAFEL
 from .stoeck import STOECK
 from .target import TARGET
 from .trick import TRICK
@@ -321,13 +399,26 @@ __all__ = [
     "Kind",
     "Question",
     "QuizError",
+    "case_of",
     "generate",
+    "recompute_under",
     "get_kind",
     "recompute",
 ]
 
 REGISTRY: dict[str, Kind] = {
-    k.name: k for k in (BASICS, WEIS_VALUE, WHO_WRITES, LADDER_STEP, STOECK, TARGET, TRICK)
+    k.name: k
+    for k in (
+        BASICS,
+        WEIS_VALUE,
+        ANNOUNCE,
+        WHO_WRITES,
+        LADDER_STEP,
+        STOECK,
+        TARGET,
+        JASSTAFEL,
+        TRICK,
+    )
 }
 """The question kinds by name, in teaching order."""
 
@@ -404,6 +495,25 @@ def generate(
     )
 
 
+def case_of(question: Question | Mapping[str, Any]) -> str:
+    """The case the generator of ``question`` aimed at for its seed (see ``Kind.cases``).
+
+    >>> case_of(generate("trick", 0)), case_of(generate("trick", 4))
+    ('legal', 'winner')
+    >>> case_of(generate("ladder_step", 4))
+    'high_card'
+    """
+    data: Mapping[str, Any] = (
+        {"kind": question.kind, "seed": question.seed}
+        if isinstance(question, Question)
+        else question
+    )
+    kind, seed = data.get("kind"), data.get("seed")
+    if type(seed) is not int:
+        raise QuizError(f"seed must be a whole number, got {seed!r}")
+    return get_kind(str(kind)).case_of(seed)
+
+
 def recompute(question: Question | Mapping[str, Any]) -> ChoiceValue:
     """The correct answer value of a (stored) question, computed afresh from its
     ``inputs`` and ``rules`` with rules_core only, never from its stored answer.
@@ -424,3 +534,24 @@ def recompute(question: Question | Mapping[str, Any]) -> ChoiceValue:
             f"cannot read the inputs of this {question.kind} question: {err!r}"
         ) from None
     return value
+
+
+def recompute_under(
+    question: Question | Mapping[str, Any], rules: RuleSet | str | Mapping[str, Any]
+) -> ChoiceValue:
+    """The answer value of the situation of ``question`` under ``rules`` instead of its
+    own rule set (rules_core only). Where it differs from the question's answer, the
+    answer depends on the rule set.
+
+    >>> q = generate("weis_value", 4, "w-en")  # a low_quads question: four 6s, 7s or 8s
+    >>> q.answer_value != recompute_under(q, "default")
+    True
+
+    Raises like :func:`recompute`; also rules_core's :class:`RulesError` when the
+    situation is no question under ``rules`` (a four of a kind that scores nothing).
+    """
+    if not isinstance(question, Question):
+        question = Question.from_dict(question)
+    data = question.to_dict()
+    data["rules"] = _rule_set(rules).to_dict()
+    return recompute(data)

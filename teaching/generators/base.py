@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Generic, TypeAlias, TypedDict, TypeVar
 
-from rules_core import RulesError, RuleSet
+from rules_core import RoundScore, RulesError, RuleSet, score_round
 from rules_core.trace import TraceEntry
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "CardsValue",
     "Choice",
     "ChoiceValue",
+    "DeadlineValue",
     "Draft",
     "Inputs",
     "JSONObject",
@@ -111,6 +112,13 @@ class SeatValue(TypedDict):
     seat: int
 
 
+class DeadlineValue(TypedDict):
+    """``announce``/``deadline``: whether an announcement counts (``in_time``) or why it
+    is too late (``next_card_played``, ``trick_gathered``)."""
+
+    deadline: str
+
+
 ChoiceValue: TypeAlias = (
     PointsValue
     | TeamPointsValue
@@ -120,6 +128,7 @@ ChoiceValue: TypeAlias = (
     | CardsValue
     | CardValue
     | SeatValue
+    | DeadlineValue
 )
 """The value of a choice (and of an answer) of any kind."""
 
@@ -167,6 +176,18 @@ def canon(value: object) -> str:
 def trace_dicts(trace: Iterable[TraceEntry | Mapping[str, Any]]) -> list[JSONObject]:
     """A rules_core trace (tuple of TraceEntry, or already dicts) as plain dicts."""
     return [e.to_dict() if isinstance(e, TraceEntry) else plain(e) for e in trace]
+
+
+def score_of(inputs: Mapping[str, Any], rules: RuleSet) -> RoundScore:
+    """rules_core's ``score_round`` of a stored round (``inputs`` with ``hands``,
+    ``contract``, ``plays`` and ``calls`` as JSON lists)."""
+    return score_round(
+        inputs["hands"],
+        inputs["contract"],
+        [tuple(p) for p in inputs["plays"]],
+        [tuple(c) for c in inputs["calls"]],
+        rules,
+    )
 
 
 @dataclass(frozen=True)
@@ -322,7 +343,9 @@ class Kind:
 
     ``build(rng, seed, rules) -> Draft``; ``solve(inputs, rules) -> Solved`` (rules_core
     only: the stored answer and the recomputed one both come from it); ``mistakes``:
-    every mistake name its questions may carry.
+    every mistake name its questions may carry; ``cases``: what ``build`` aims at for a
+    seed, by ``seed % len(cases)`` (a name may repeat where one case takes several
+    residues), so that a caller can ask for a case by choosing the seed.
     """
 
     name: str
@@ -330,6 +353,16 @@ class Kind:
     build: Callable[[random.Random, int, RuleSet], Draft[ChoiceValue]]
     solve: Callable[[Inputs, RuleSet], Solved[ChoiceValue]]
     mistakes: tuple[str, ...] = ()
+    cases: tuple[str, ...] = ()
+
+    def case_of(self, seed: int) -> str:
+        """The case ``build`` aims at for ``seed`` (``cases[seed % len(cases)]``)."""
+        return self.cases[seed % len(self.cases)]
+
+    def seeds_of(self, case: str) -> tuple[int, ...]:
+        """The residues ``seed % len(cases)`` that aim at ``case`` (empty for an
+        unknown case)."""
+        return tuple(i for i, name in enumerate(self.cases) if name == case)
 
 
 def assemble_choices(

@@ -198,6 +198,7 @@ BASICS = Kind(
         "leader_plays_last",
         "turn_order_confused",
     ),
+    ("puur", "nell", *(["partner"] * 4), *SEAT_QUESTIONS[1:]),
 )
 
 __all__ = ["BASICS", "solve_basics"]

@@ -271,4 +271,5 @@ STOECK = Kind(
             ]
         )
     ),
+    tuple(reason.value for reason in REASONS),
 )

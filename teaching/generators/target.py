@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from rules_core import RoundScore, RuleSet, resolve_target, score_round
+from rules_core import RoundScore, RuleSet, resolve_target
 from teaching.scenarios import ScenarioError, TargetScenario, near_miss_scenario, target_scenario
 
-from .base import Draft, Inputs, Kind, Retry, Solved, TargetValue, canon, trace_dicts
+from .base import Draft, Inputs, Kind, Retry, Solved, TargetValue, canon, score_of, trace_dicts
 from .deal import weighted
 
 DECIDES = ("weis", "stoeck", "tricks", "nobody")
@@ -22,13 +22,7 @@ Event = tuple[int, int, str]  # team, points, block
 
 
 def solve_target(inputs: Inputs, rules: RuleSet) -> Solved[TargetValue]:
-    score = score_round(
-        inputs["hands"],
-        inputs["contract"],
-        [tuple(p) for p in inputs["plays"]],
-        [tuple(c) for c in inputs["calls"]],
-        rules,
-    )
+    score = score_of(inputs, rules)
     result = resolve_target(tuple(inputs["before"]), score, inputs["target"], rules)
     return Solved({"team": result.team, "block": result.block}, trace_dicts(result.trace))
 
@@ -231,4 +225,5 @@ TARGET = Kind(
             + ("team_or_block_confused", "target_reach_overlooked")
         )
     ),
+    DECIDES,
 )

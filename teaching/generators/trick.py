@@ -1091,6 +1091,7 @@ TRICK = Kind(
             + ["card_cannot_win", *POINTS_MISTAKES]
         )
     ),
+    SUBS,
 )
 
 __all__ = ["LEGAL_MISTAKES", "TRICK", "WINNER_MISTAKES", "mistaken_legal", "trick_points"]

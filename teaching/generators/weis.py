@@ -654,6 +654,7 @@ WEIS_VALUE = Kind(
         "factor_applied_to_announcement",
         "meld_overlooked",
     ),
+    WEIS_VALUE_CATEGORIES,
 )
 
 
@@ -1285,6 +1286,7 @@ WHO_WRITES = Kind(
         "three_of_a_kind_counted",
         "gap_in_sequence",
     ),
+    WHO_WRITES_CATEGORIES,
 )
 
 
@@ -1565,4 +1567,5 @@ LADDER_STEP = Kind(
         "trump_step_forgotten",
         "later_seat_wins",
     ),
+    tuple(step.value for step, _first in LADDER_CASES),
 )

@@ -25,9 +25,12 @@ API
 - Constants: ``FOCUSES``, ``KINDS``, ``SKILLS``, ``OUTCOMES``, ``PHASES``,
   ``ANNOUNCE_VALUES`` (20 50 100 150 200 250 300), ``BLOCKS`` (weis stoeck tricks).
 - ``TableError``: a ``rules_core.RulesError`` (so a ``ValueError``) with a readable
-  message: bad JSON shape, unknown key, a card not held, a move out of phase, a move
-  after the round is over, a bad scenario. The referee raises nothing else for any
-  input; the site refuses a log that raises and keeps the round unchanged.
+  English message: bad JSON shape, unknown key, a card not held, a move out of phase,
+  a move after the round is over, a bad scenario. The referee raises nothing else for
+  any input; the site refuses a log that raises and keeps the round unchanged. Besides
+  the message it carries ``code`` and ``params`` (plain JSON; cards as codes, seats
+  0-based, ``move`` the 0-based index of the refused move), so a page words the
+  refusal in its own language (see "Refusals" below).
 
 Numbers
 =======
@@ -126,10 +129,12 @@ The site's players (deterministic, always legal)
   its best meld, says «Stöck!» with the second Stöck card, and gives the right
   ``writes`` and ``jasstafel``; every judgement of its moves is right or info.
 
-The exchange at equal values (W-DE's table phrases, R5.4)
-=========================================================
+The exchange at equal values (W-DE's table phrases, R5.4, R5.4a)
+================================================================
+A player's claim is the announced value and the meld it stands for: the best meld of
+that value in the player's hand (R5.4a), also when the player holds a bigger one.
 The best claim so far is the first highest value announced (between partners the
-better meld takes it silently). When a player announces the same value as the best
+better claim takes it silently). When a player announces the same value as the best
 claim of an opponent, an exchange is recorded in ``Table.exchanges``: ``{"play": the
 play index of the second announcement, "seats": [first, second], "value", "lines",
 "winner": seat, "step": the deciding ladder step}``. ``lines`` in order: ``{"seat":
@@ -138,10 +143,34 @@ second, "say": "too", "value"}`` («Fünfzig auch»); ``{"seat": first, "say": "
 "bottom"|null, "trump": bool}`` (e.g. «Vom Ass»; ``end`` says which card of a
 sequence is compared: the bottom one in Undenufe with the reversal); then either
 ``{"seat": second, "say": "good"}`` («Gut», when the first meld wins at ``cards`` or
-``high_card``) or the second's own ``"meld"`` line and ``"good"`` by the loser. Only
-announcements of the player's best value take part (the site's players always; the
-learner when announcing the best), never a false, late or smaller announcement. The
-exchange is table talk; who writes is always ``resolve_weis``.
+``high_card``) or the second's own ``"meld"`` line and ``"good"`` by the loser. The
+melds described are the claims: a smaller announcement takes part as its claim (a
+learner who says «Zwanzig» with a fifty in hand describes the twenty); a false or
+late announcement takes no part. The exchange is table talk; who writes is always
+``rules_core.resolve_weis`` on the claims, and it agrees with the exchange.
+
+Refusals (``TableError.code`` and its ``params``; ``REFUSALS`` lists them)
+==========================================================================
+A refused move (every ``move.*`` code has ``params["move"]``):
+
+- ``move.not_object``: not a JSON object. ``move.empty``: ``{}``.
+  ``move.unknown_keys`` {keys}. ``move.combination`` {keys}: keys that cannot go
+  together (a card with writes; a call with an announcement without a card).
+- ``move.card``: ``play`` is not a card code. ``move.announce_value`` {values}: not a
+  meld value (0 or null only with a card). ``move.stoeck_value``: ``stoeck`` not a
+  boolean (on its own only ``true``). ``move.writes`` {field: shape|team|points}.
+  ``move.jasstafel`` {field: shape|blocks|points|target|team|block|trick}.
+- ``move.not_now`` {wanted: ``PHASE_WANTS`` (card stoeck announce writes jasstafel),
+  waiting: the phase}: the table waits for something else. ``move.round_over``.
+- ``move.not_in_hand`` {card, hand}: a card the learner does not hold.
+- ``move.stoeck_first``: «Stöck!» on its own before any card is on the table.
+- ``move.announce_first``: an announcement on its own before the learner's first
+  card (announce with the card). ``move.engine``: the engine refused (never seen).
+
+Not a move: ``log.not_list`` (the moves are not a list), ``scenario.invalid``
+{field}, ``scenario.needed`` (no Scenario given), ``round.not_over`` (``score``
+before the ninth trick), ``round.over`` (``reference_move`` after the end),
+``build.focus`` {focus, focuses}, ``build.seed``, ``build.no_deal`` {focus, seed}.
 
 Judgements
 ==========
@@ -179,12 +208,16 @@ MeldChoice.to_dict()}`` (late: ``{"announced", "first_play", "plays",
 - ``announce.not_held`` wrong R5.7: a value the learner holds no meld of; a false Weis
   is struck out: the learner's melds take no part in the comparison.
 - ``announce.none_with_meld`` info R5.4: announcing is optional (W-DE), but silence
-  costs the melds (lesson 15's decision): the learner's melds take no part.
+  costs the melds (R5.4b): the learner's melds take no part and are not written.
 - ``announce.late`` wrong R5.4: after the next player has played (with a later card
   or on its own); it does not count.
-A counting announcement (best or smaller held value) puts the player's whole hand into
-the comparison: each player counts with their best meld, as ``resolve_weis`` models
-it. A player whose announcement does not count gets an empty hand in ``resolve_weis``.
+Who writes Weis is ``rules_core.resolve_weis(hands, contract, rules, claims=...)`` with
+``Table.claims``, per seat the value announced with the first card (None for silence
+or a late one): the announced claims are compared (R5.4a), so a learner who announces
+twenty while holding a fifty competes with the twenty and may lose to an opponent's
+fifty; a value not held is struck out (R5.7); the team with the best claim writes
+every meld of its partners who announced, also the melds they did not announce
+(R5.6), and nothing of a silent partner (R5.4b).
 
 ``stoeck`` (skill ``stoeck``), judged when it happens with ``rules_core.check_stoeck`` on
 the plays and calls so far; the learner's call goes to the engine as
@@ -195,7 +228,9 @@ right R6.2; ``stoeck.prompted`` info R6.4 (after a reminder nothing counts, not 
 learner's fault); ``stoeck.first_card`` wrong R6.2 (the second card can still bring
 it); ``stoeck.too_early`` wrong R6.4; ``stoeck.too_late`` wrong R6.3;
 ``stoeck.not_holder`` wrong R6.4 (a call by anyone but the holder is ignored);
-``stoeck.no_trump`` wrong R6.1 (Obenabe or Undenufe). Further:
+``stoeck.no_trump`` wrong R6.1 (Obenabe or Undenufe). «Stöck!» may be said with
+every card and on its own by every learner, holder or not (the page offers it in every
+trump contract, so the offer itself reminds nobody, R6.4). Further:
 
 - ``stoeck.forgotten`` wrong R6.3 (info R6.4 after a reminder): the second Stöck card
   went down without a call, judged when the deadline passed: the next card played,
@@ -206,19 +241,28 @@ it); ``stoeck.too_early`` wrong R6.4; ``stoeck.too_late`` wrong R6.3;
   the gathering is too late (R6.3, ST-DE). For the engine this call is made with the
   next card (``after_play`` + 1, lesson 11's picture: "when the next card is down");
   after the last card of the round it is not given to the engine at all.
-- ``stoeck.repeated`` info R6.2: «Stöck!» again after it counted; changes nothing.
+- ``stoeck.repeated`` info R6.2: «Stöck!» again after it counted, or a call the
+  referee would judge with the key of an earlier call of the learner's (a second
+  call by a non-holder, a second too-early call, ...): a repeated call is judged
+  once, so calling again and again costs nothing more; it changes nothing, the
+  engine gets it as before, and ``verdict["repeats"]`` names the earlier key.
 given ``{"stoeck": bool, "with_card": bool}``; expected ``{"stoeck": true,
-"with_card": true}`` for the holder, ``{"stoeck": false}`` otherwise; verdict
-``{"call": {"seat", "said_after", "after_play"}, "call_verdict", "after_trick",
-"result": StoeckResult.to_dict()}`` (forgotten: ``{"result"}``).
+"with_card": true}`` for the holder, ``{"stoeck": false}`` otherwise, None for a
+repeated call; verdict ``{"call": {"seat", "said_after", "after_play"},
+"call_verdict", "after_trick", "result": StoeckResult.to_dict()}`` (+ ``"repeats"``;
+forgotten, and a repeat after the call counted: ``{"result"}``).
 
 ``writes`` (skill ``who_writes``) R5.6: given and expected ``{"team": 1|2|null,
-"points"}`` (expected from ``resolve_weis`` on the counting players' hands: its team
-+ 1 and ``scored``); right iff both match. Keys ``writes.right``,
-``writes.wrong_team``, ``writes.wrong_points``, ``writes.wrong_team_and_points``.
-verdict ``{"weis": {"team", "points", "factor", "scored", "step", "best_seat"},
-"counted": [4 bools], "shown", "team_right", "points_right", "trace"}`` (the
-``resolve_weis`` trace without the ``weis.seat`` entries of players who show nothing).
+"points"}`` (expected from ``resolve_weis`` with the claims: its team + 1 and
+``scored``); right iff both match. Keys ``writes.right``, ``writes.wrong_team``,
+``writes.wrong_points``, ``writes.wrong_team_and_points``. verdict ``{"weis":
+{"team", "points", "factor", "scored", "step", "best_seat"}, "claims": [4 values or
+None], "status": [4 x "best"|"smaller"|"false"|"silent"] (R5.4a, R5.7, R5.4b),
+"counted": [4 bools: the claim takes part], "if_best": {"value", "team", "scored"}
+(who would write had the learner announced their best meld; None when they did, or
+hold none), "shown", "team_right", "points_right", "trace"}`` (the ``resolve_weis``
+trace without the ``weis.seat`` and ``weis.claim`` entries of other players who show
+nothing).
 
 ``jasstafel_block`` R7.1, six per Jasstafel (team 1 weis, stoeck, tricks, then team 2):
 key ``jasstafel.<block>``, skill ``who_writes`` (weis), ``stoeck`` (stoeck) or
@@ -245,16 +289,18 @@ Table (``table.to_dict()``: the whole truth, hidden cards included)
   the open trick last, with ``winner``/``card_points``/``points`` None; ``points`` as
   ``rules_core.TrickResult`` (card points + 5 on the ninth + 100 for a match, x factor).
 - Announcement ``{"seat", "value", "play", "late", "counts", "meld"}``: ``play`` is the
-  card it came with (late: the last card before it); ``counts`` whether the player's
-  melds take part; ``meld`` the meld named by the value (None for a false one).
+  card it came with (late: the last card before it); ``counts`` whether the claim
+  takes part; ``meld`` the claim, the best meld of that value (None for a false one).
 - Call ``{"seat", "said_after", "after_play", "prompted", "with_card", "move"}``:
   ``said_after`` the last card on the table when said; ``after_play`` what the engine
   gets (None: not given to it; an index not yet played: given once it is).
 - ``reminder``: ``{"seat": the partner, "after_play", "move"}`` or None: given at the
   learner's first turn after the first Stöck card at which the second is legal.
 - ``shown``: None before the second trick; then ``{"team": writing team or None,
-  "melds": [per seat: [Meld.to_dict()]]}`` (only the writing team's counting players).
-- ``table.counted``: per seat, does the player's Weis count; ``table.engine_calls()``:
+  "melds": [per seat: [Meld.to_dict()]]}`` (``WeisResult.written``: every meld of the
+  writing team's players who announced a value they hold, R5.6, R5.4b).
+- ``table.claims``: per seat the value announced in time (None: silent or late);
+  ``table.counted``: per seat, does the claim take part; ``table.engine_calls()``:
   the calls as the engine takes them ``(seat, after_play, prompted)``.
 
 View (``learner_view(table)``): see :func:`learner_view`. Cards the learner may know
@@ -323,7 +369,9 @@ from .model import (
     FOCUSES,
     KINDS,
     OUTCOMES,
+    PHASE_WANTS,
     PHASES,
+    REFUSALS,
     SKILLS,
     Announcement,
     Call,
@@ -343,7 +391,9 @@ __all__ = [
     "FOCUSES",
     "KINDS",
     "OUTCOMES",
+    "PHASE_WANTS",
     "PHASES",
+    "REFUSALS",
     "SKILLS",
     "Announcement",
     "Call",

@@ -282,9 +282,13 @@ def build_scenario(focus: str, seed: int, rules: Any = None) -> Scenario:
     not an integer, or (never seen in the tests) no fitting deal.
     """
     if focus not in FOCUSES:
-        raise TableError(f"unknown focus {focus!r}; choose one of {', '.join(FOCUSES)}")
+        raise TableError(
+            f"unknown focus {focus!r}; choose one of {', '.join(FOCUSES)}",
+            "build.focus",
+            {"focus": str(focus), "focuses": list(FOCUSES)},
+        )
     if type(seed) is not int:
-        raise TableError(f"seed must be an integer, got {seed!r}")
+        raise TableError(f"seed must be an integer, got {seed!r}", "build.seed")
     return _build(focus, seed, coerce_rules(rules))
 
 
@@ -296,4 +300,8 @@ def _build(focus: str, seed: int, rules: RuleSet) -> Scenario:
         scenario = builder(rng, focus, seed, rules)
         if scenario is not None:
             return scenario
-    raise TableError(f"no deal found for focus {focus} and seed {seed}")  # pragma: no cover
+    raise TableError(  # pragma: no cover
+        f"no deal found for focus {focus} and seed {seed}",
+        "build.no_deal",
+        {"focus": focus, "seed": seed},
+    )

@@ -74,10 +74,58 @@ CODES = frozenset(c.code for c in DECK)
 _INDEX = {c.code: c.index for c in DECK}
 
 
+REFUSALS: tuple[str, ...] = (
+    "move.not_object",
+    "move.empty",
+    "move.unknown_keys",
+    "move.combination",
+    "move.card",
+    "move.announce_value",
+    "move.stoeck_value",
+    "move.writes",
+    "move.jasstafel",
+    "move.not_now",
+    "move.round_over",
+    "move.not_in_hand",
+    "move.stoeck_first",
+    "move.announce_first",
+    "move.engine",
+    "log.not_list",
+    "scenario.invalid",
+    "scenario.needed",
+    "round.not_over",
+    "round.over",
+    "build.focus",
+    "build.seed",
+    "build.no_deal",
+)
+"""Every :attr:`TableError.code` (documented in :mod:`teaching.table`)."""
+
+PHASE_WANTS = ("card", "stoeck", "announce", "writes", "jasstafel")
+"""What a move brings, as ``params["wanted"]`` of ``move.not_now``."""
+
+
 class TableError(RulesError):
     """A move or a scenario the referee refuses: bad JSON shape, a card not held,
-    a move out of phase, or no deal found for a focus. The message says what is
-    wrong; a log that raises it is refused (the round is unchanged)."""
+    a move out of phase, or no deal found for a focus. A log that raises it is
+    refused (the round is unchanged).
+
+    ``str(err)`` says in English what is wrong; ``code`` (one of :data:`REFUSALS`)
+    and ``params`` (plain JSON: cards as codes, seats 0-based, ``move`` the 0-based
+    index of the move in the log) let a page say it in its own language.
+
+    >>> err = TableError("move 1: H7 is not in your hand (S6)", "move.not_in_hand",
+    ...                  {"move": 0, "card": "H7", "hand": ["S6"]})
+    >>> err.code, err.params["card"], isinstance(err, ValueError)
+    ('move.not_in_hand', 'H7', True)
+    """
+
+    def __init__(self, message: str, code: str, params: Mapping[str, Any] | None = None) -> None:
+        if code not in REFUSALS:
+            raise ValueError(f"unknown TableError code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, Any] = dict(params or {})
 
 
 def coerce_rules(rules: Any) -> RuleSet:
@@ -93,10 +141,12 @@ def coerce_rules(rules: Any) -> RuleSet:
         if isinstance(rules, Mapping):
             return RuleSet.from_dict(rules)
     except RulesError as err:
-        raise TableError(f"rules: {err}") from None
+        raise TableError(f"rules: {err}", "scenario.invalid", {"field": "rules"}) from None
     raise TableError(
         f"rules must be a RuleSet, a preset name or RuleSet.to_dict() data, "
-        f"got {type(rules).__name__}"
+        f"got {type(rules).__name__}",
+        "scenario.invalid",
+        {"field": "rules"},
     )
 
 
@@ -157,7 +207,11 @@ class Scenario:
         """Rebuild a scenario from :meth:`to_dict` data (``rules`` may also be a preset
         name; ``preset`` is ignored). Raises :class:`TableError` for bad data."""
         if not isinstance(data, Mapping):
-            raise TableError(f"a scenario is a JSON object, got {type(data).__name__}")
+            raise TableError(
+                f"a scenario is a JSON object, got {type(data).__name__}",
+                "scenario.invalid",
+                {"field": "scenario"},
+            )
         known = {
             "focus",
             "seed",
@@ -173,21 +227,43 @@ class Scenario:
         }
         unknown = sorted(str(k) for k in data if k not in known)
         if unknown:
-            raise TableError(f"scenario: unknown field(s) {', '.join(unknown)}")
+            raise TableError(
+                f"scenario: unknown field(s) {', '.join(unknown)}",
+                "scenario.invalid",
+                {"field": "scenario"},
+            )
         missing = sorted(k for k in known - {"preset", "reminder", "aim"} if k not in data)
         if missing:
-            raise TableError(f"scenario: missing field(s) {', '.join(missing)}")
+            raise TableError(
+                f"scenario: missing field(s) {', '.join(missing)}",
+                "scenario.invalid",
+                {"field": "scenario"},
+            )
         hands = data["hands"]
         if not isinstance(hands, (list, tuple)) or len(hands) != 4:
-            raise TableError("scenario: hands must be four lists of card codes")
+            raise TableError(
+                "scenario: hands must be four lists of card codes",
+                "scenario.invalid",
+                {"field": "hands"},
+            )
         if not all(isinstance(h, (list, tuple)) for h in hands):
-            raise TableError("scenario: hands must be four lists of card codes")
+            raise TableError(
+                "scenario: hands must be four lists of card codes",
+                "scenario.invalid",
+                {"field": "hands"},
+            )
         before = data["before"]
         if not isinstance(before, (list, tuple)) or len(before) != 2:
-            raise TableError("scenario: before must be the two teams' totals")
+            raise TableError(
+                "scenario: before must be the two teams' totals",
+                "scenario.invalid",
+                {"field": "before"},
+            )
         aim = data.get("aim", {})
         if not isinstance(aim, Mapping):
-            raise TableError("scenario: aim must be a JSON object")
+            raise TableError(
+                "scenario: aim must be a JSON object", "scenario.invalid", {"field": "aim"}
+            )
         return cls(
             focus=data["focus"],
             seed=data["seed"],
@@ -208,33 +284,69 @@ def _is_int(value: Any) -> bool:
 
 def _check_scenario(s: Scenario) -> None:
     if s.focus not in FOCUSES:
-        raise TableError(f"scenario: unknown focus {s.focus!r}; choose one of {', '.join(FOCUSES)}")
+        raise TableError(
+            f"scenario: unknown focus {s.focus!r}; choose one of {', '.join(FOCUSES)}",
+            "scenario.invalid",
+            {"field": "focus"},
+        )
     if not _is_int(s.seed):
-        raise TableError(f"scenario: seed must be an integer, got {s.seed!r}")
+        raise TableError(
+            f"scenario: seed must be an integer, got {s.seed!r}",
+            "scenario.invalid",
+            {"field": "seed"},
+        )
     if not isinstance(s.rules, RuleSet):
-        raise TableError("scenario: rules must be a RuleSet")
+        raise TableError(
+            "scenario: rules must be a RuleSet", "scenario.invalid", {"field": "rules"}
+        )
     codes = [c.code for c in Contract]
     if s.contract not in codes:
         raise TableError(
-            f"scenario: contract must be one of {', '.join(codes)}, got {s.contract!r}"
+            f"scenario: contract must be one of {', '.join(codes)}, got {s.contract!r}",
+            "scenario.invalid",
+            {"field": "contract"},
         )
     seen: set[str] = set()
     for seat, hand in enumerate(s.hands):
         if len(hand) != 9 or not all(isinstance(c, str) and c in CODES for c in hand):
-            raise TableError(f"scenario: hand {seat} must be nine card codes, got {list(hand)!r}")
+            raise TableError(
+                f"scenario: hand {seat} must be nine card codes, got {list(hand)!r}",
+                "scenario.invalid",
+                {"field": "hands"},
+            )
         if tuple(hand) != sort_codes(hand):
-            raise TableError(f"scenario: hand {seat} must be in deck order")
+            raise TableError(
+                f"scenario: hand {seat} must be in deck order",
+                "scenario.invalid",
+                {"field": "hands"},
+            )
         seen.update(hand)
     if len(s.hands) != 4 or len(seen) != 36:
-        raise TableError("scenario: the four hands must hold every card once")
+        raise TableError(
+            "scenario: the four hands must hold every card once",
+            "scenario.invalid",
+            {"field": "hands"},
+        )
     if not _is_int(s.seat) or not 0 <= s.seat <= 3:
-        raise TableError(f"scenario: seat must be 0-3, got {s.seat!r}")
+        raise TableError(
+            f"scenario: seat must be 0-3, got {s.seat!r}", "scenario.invalid", {"field": "seat"}
+        )
     if not _is_int(s.target) or s.target < 1:
-        raise TableError(f"scenario: target must be a whole number >= 1, got {s.target!r}")
+        raise TableError(
+            f"scenario: target must be a whole number >= 1, got {s.target!r}",
+            "scenario.invalid",
+            {"field": "target"},
+        )
     if not all(_is_int(x) and 0 <= x < s.target for x in s.before):
-        raise TableError(f"scenario: before must be two totals from 0 to below {s.target}")
+        raise TableError(
+            f"scenario: before must be two totals from 0 to below {s.target}",
+            "scenario.invalid",
+            {"field": "before"},
+        )
     if type(s.reminder) is not bool:
-        raise TableError("scenario: reminder must be true or false")
+        raise TableError(
+            "scenario: reminder must be true or false", "scenario.invalid", {"field": "reminder"}
+        )
 
 
 @dataclass(frozen=True)
@@ -272,9 +384,10 @@ class Trick:
 class Announcement:
     """A Weis announcement: ``seat``, ``value``, ``play`` (the index of the card it
     came with; for a late one the last play before it), ``late``, ``counts`` (the
-    player's melds take part in the Weis comparison), ``meld`` (the meld the value
-    stands for, :meth:`rules_core.Meld.to_dict`, or None for a false Weis: hidden
-    from the learner's view)."""
+    claim takes part in the Weis comparison: in time, and a value the player holds),
+    ``meld`` (the claim, R5.4a: the best meld of that value the player holds, as
+    :meth:`rules_core.Meld.to_dict`, or None for a false Weis; hidden from the
+    learner's view)."""
 
     seat: int
     value: int
@@ -395,10 +508,20 @@ class Table:
 
     @property
     def counted(self) -> tuple[bool, bool, bool, bool]:
-        """Per seat: the player's melds take part in the Weis comparison (announced
+        """Per seat: the player's claim takes part in the Weis comparison (announced
         in time, a value the player holds)."""
         return tuple(  # type: ignore[return-value]
             any(a.counts for a in self.announcements if a.seat == s) for s in range(4)
+        )
+
+    @property
+    def claims(self) -> tuple[int | None, int | None, int | None, int | None]:
+        """Per seat the value announced with the first card, as
+        ``rules_core.resolve_weis(..., claims=...)`` takes it (R5.4a): None for silence
+        or a late announcement; a value the player holds no meld of stays (R5.7)."""
+        return tuple(  # type: ignore[return-value]
+            next((a.value for a in self.announcements if a.seat == s and not a.late), None)
+            for s in range(4)
         )
 
     def engine_calls(self) -> list[tuple[int, int, bool]]:
@@ -443,14 +566,15 @@ class TableScore:
     """The written score of a played round, as the Jasstafel judgement uses it.
 
     ``round``: :func:`rules_core.score_round` on the plays and calls (its Weis is the
-    engine's everyone-declares model); ``weis``: :func:`rules_core.resolve_weis` on
-    the hands of the players whose announcement counts (empty hands for the others);
+    engine's everyone-announces-the-best model); ``weis``: :func:`rules_core.resolve_weis`
+    with the announced claims (``Table.claims``, R5.4a);
     ``stoeck``: the round's :class:`StoeckResult`; ``blocks``: per team ``{"weis",
     "stoeck", "tricks"}`` after the factor, with ``weis`` from ``weis``; ``totals``;
     ``tricks``: the nine :class:`TrickResult`; ``match``: the team that took all nine
     tricks or None; ``target``: :func:`rules_core.resolve_target_blocks` on
     ``before``, ``blocks`` and the tricks in the order won (equal to
-    :func:`rules_core.resolve_target` whenever every melding player announced)."""
+    :func:`rules_core.resolve_target` whenever every melding player announced their
+    best meld)."""
 
     round: RoundScore
     weis: WeisResult

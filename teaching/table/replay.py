@@ -16,6 +16,7 @@ from rules_core import (
     RulesError,
     Step,
     StoeckCall,
+    WeisResult,
     best_meld,
     card_points,
     check_stoeck,
@@ -98,7 +99,9 @@ class _State:
 
     def __init__(self, scenario: Scenario) -> None:
         if not isinstance(scenario, Scenario):
-            raise TableError(f"referee needs a Scenario, got {type(scenario).__name__}")
+            raise TableError(
+                f"referee needs a Scenario, got {type(scenario).__name__}", "scenario.needed"
+            )
         self.scenario = scenario
         self.rules = scenario.rules
         self.contract = Contract.parse(scenario.contract)
@@ -112,7 +115,9 @@ class _State:
         self.announcements: list[Announcement] = []
         self.exchanges: list[dict[str, Any]] = []
         self.claim: tuple[int, int, Meld] | None = None
-        self.counts = [False] * 4
+        # per seat the value announced with the first card (R5.4a), None for silence
+        self.claims: list[int | None] = [None] * 4
+        self.called: set[str] = set()  # the keys the learner's Stöck calls were judged with
         self.calls: list[Call] = []
         self.reminder: dict[str, Any] | None = None
         self.shown: dict[str, Any] | None = None
@@ -172,8 +177,9 @@ class _State:
             Judgement(move, kind, outcome, rule, skill, key, at_play, given, expected, verdict)
         )
 
-    def weis_hands(self) -> list[tuple[Card, ...]]:
-        return [self.hands[s] if self.counts[s] else () for s in range(4)]
+    def weis(self) -> WeisResult:
+        """Who writes Weis: the announced claims compared (R5.4a, R5.4b, R5.6, R5.7)."""
+        return resolve_weis(self.hands, self.contract, self.rules, claims=self.claims)
 
     # -- the flow --------------------------------------------------------------
 
@@ -207,7 +213,7 @@ class _State:
         if index < 4:
             meld = best_meld(self.hands[seat], self.contract, self.rules)
             if meld is not None:
-                self._announce(seat, meld.points, index, counts=True, meld=meld, eligible=True)
+                self._announce(seat, meld.points, index, meld)
         if seat == self.holder and card in self.pair and not self.pair & set(self.held[seat]):
             self.calls.append(Call(seat, index, index, False, True, None))
 
@@ -252,38 +258,25 @@ class _State:
 
     def _show(self) -> None:
         """The writing team shows its melds at the second trick (R5.7)."""
-        weis = resolve_weis(self.weis_hands(), self.contract, self.rules)
-        melds = [
-            [m.to_dict() for m in weis.melds[s]]
-            if weis.team is not None and s % 2 == weis.team
-            else []
-            for s in range(4)
-        ]
+        weis = self.weis()
+        melds = [[m.to_dict() for m in written] for written in weis.written]
         self.shown = {"team": weis.team, "melds": melds}
 
     # -- announcements -----------------------------------------------------------
 
-    def _announce(
-        self,
-        seat: int,
-        value: int,
-        play: int,
-        *,
-        counts: bool,
-        meld: Meld | None,
-        eligible: bool,
-        late: bool = False,
-    ) -> None:
-        self.announcements.append(
-            Announcement(seat, value, play, late, counts, None if meld is None else meld.to_dict())
-        )
-        if counts:
-            self.counts[seat] = True
-        if eligible and meld is not None:
-            self._exchange(seat, value, play, meld)
+    def _announce(self, seat: int, value: int, play: int, claim: Meld | None) -> None:
+        """An announcement with the player's first card: ``claim`` is the meld it stands
+        for (R5.4a), None for a false Weis (R5.7)."""
+        counts = claim is not None
+        data = None if claim is None else claim.to_dict()
+        self.announcements.append(Announcement(seat, value, play, False, counts, data))
+        self.claims[seat] = value  # a false one too: the engine strikes it out (R5.7)
+        if claim is not None:
+            self._exchange(seat, value, play, claim)
 
     def _exchange(self, seat: int, value: int, play: int, meld: Meld) -> None:
-        """W-DE's exchange when an opponent announces the value of the best claim so far."""
+        """W-DE's exchange when an opponent announces the value of the best claim so far;
+        ``meld`` is the claim (R5.4a: the best meld of the announced value)."""
         claim = self.claim
         if claim is None or value > claim[1]:
             self.claim = (seat, value, meld)
@@ -347,15 +340,9 @@ class _State:
             i, "announce", outcome, rule, "weis_value", key, index, given, expected, verdict
         )
         if value:
+            # the claim (R5.4a): the best meld of the announced value, also a smaller one
             named = next((m for m in choice.melds if m.points == value), None)
-            self._announce(
-                self.me,
-                value,
-                index,
-                counts=named is not None,
-                meld=named,
-                eligible=named is not None and value == best,
-            )
+            self._announce(self.me, value, index, named)
 
     def _late_announce(self, i: int, value: int) -> None:
         n = len(self.plays)
@@ -401,9 +388,9 @@ class _State:
                 "after_trick": True,
                 "result": result.to_dict(),
             }
-            self._judge(
-                i, "stoeck", "wrong", "R6.3", "stoeck", "stoeck.too_late", said_after,
-                given, {"stoeck": True, "with_card": True}, verdict,
+            self._judge_call(
+                i, said_after, "wrong", "R6.3", "stoeck.too_late", given,
+                {"stoeck": True, "with_card": True}, verdict,
             )  # fmt: skip
             return
         self.calls.append(Call(self.me, said_after, said_after, prompted, with_card, i))
@@ -424,6 +411,27 @@ class _State:
             "after_trick": False,
             "result": result.to_dict(),
         }
+        self._judge_call(i, said_after, outcome, rule, key, given, expected, verdict)
+
+    def _judge_call(
+        self,
+        i: int,
+        said_after: int,
+        outcome: str,
+        rule: str,
+        key: str,
+        given: dict[str, Any],
+        expected: Any,
+        verdict: dict[str, Any],
+    ) -> None:
+        """A call judged like an earlier one of the learner's is judged once: the repeat
+        is ``stoeck.repeated`` (info), so calling again and again costs nothing more
+        and shows nothing new (the engine still gets it)."""
+        if key in self.called:
+            verdict = {**verdict, "repeats": key}
+            outcome, rule, key, expected = "info", "R6.2", "stoeck.repeated", None
+        else:
+            self.called.add(key)
         self._judge(i, "stoeck", outcome, rule, "stoeck", key, said_after, given, expected, verdict)
 
     def _forgotten(self, move: int | None) -> None:
@@ -445,7 +453,7 @@ class _State:
         kind = move_kind(move, i)
         self.moves.append(copy.deepcopy(move))
         if self.phase == "done":
-            raise TableError(f"move {i + 1}: the round is over")
+            raise TableError(f"move {i + 1}: the round is over", "move.round_over", {"move": i})
         if kind == "play":
             self._move_play(i, move)
         elif kind == "stoeck":
@@ -458,26 +466,44 @@ class _State:
             self._move_jasstafel(i, move["jasstafel"])
 
     def _phase_error(self, i: int, wanted: str) -> TableError:
+        """``wanted``: what the move brings (one of ``PHASE_WANTS``)."""
         waiting = {
             "play": "your card",
             "writes": "who writes Weis (writes)",
             "jasstafel": "the Jasstafel (jasstafel)",
             "done": "nothing: the round is over",
         }[self.phase]
-        return TableError(f"move {i + 1}: not the time for {wanted}; the table waits for {waiting}")
+        what = {
+            "card": "a card",
+            "stoeck": "«Stöck!»",
+            "announce": "an announcement",
+            "writes": "who writes Weis",
+            "jasstafel": "the Jasstafel",
+        }[wanted]
+        return TableError(
+            f"move {i + 1}: not the time for {what}; the table waits for {waiting}",
+            "move.not_now",
+            {"move": i, "wanted": wanted, "waiting": self.phase},
+        )
 
     def _move_play(self, i: int, move: Mapping[str, Any]) -> None:
         card = card_of(move["play"], i)
         announce = announce_value(move.get("announce"), i, alone=False)
         stoeck = move.get("stoeck", False)
         if type(stoeck) is not bool:
-            raise TableError(f"move {i + 1}: stoeck must be true or false, got {stoeck!r}")
+            raise TableError(
+                f"move {i + 1}: stoeck must be true or false, got {stoeck!r}",
+                "move.stoeck_value",
+                {"move": i},
+            )
         if self.phase != "play":
-            raise self._phase_error(i, "a card")
+            raise self._phase_error(i, "card")
         hand = self.held[self.me]
         if card not in hand:
             raise TableError(
-                f"move {i + 1}: {card.code} is not in your hand ({' '.join(_codes(hand))})"
+                f"move {i + 1}: {card.code} is not in your hand ({' '.join(_codes(hand))})",
+                "move.not_in_hand",
+                {"move": i, "card": card.code, "hand": _codes(hand)},
             )
         trick = self._trick_cards()
         explained = explain_legal_cards(hand, trick, self.contract)
@@ -514,29 +540,39 @@ class _State:
 
     def _move_stoeck(self, i: int, value: Any) -> None:
         if value is not True:
-            raise TableError(f'move {i + 1}: a call on its own is {{"stoeck": true}}')
+            raise TableError(
+                f'move {i + 1}: a call on its own is {{"stoeck": true}}',
+                "move.stoeck_value",
+                {"move": i},
+            )
         if self.phase not in ("play", "writes", "jasstafel"):
-            raise self._phase_error(i, "«Stöck!»")
+            raise self._phase_error(i, "stoeck")
         if not self.plays:
-            raise TableError(f"move {i + 1}: no card has been played yet; say «Stöck!» with a card")
+            raise TableError(
+                f"move {i + 1}: no card has been played yet; say «Stöck!» with a card",
+                "move.stoeck_first",
+                {"move": i},
+            )
         self._learner_call(i, len(self.plays) - 1, with_card=False)
 
     def _move_announce(self, i: int, value: Any) -> None:
         value = announce_value(value, i, alone=True)
         if self.phase not in ("play", "writes", "jasstafel"):
-            raise self._phase_error(i, "an announcement")
+            raise self._phase_error(i, "announce")
         if self.first_play is None:
             raise TableError(
                 f"move {i + 1}: announce together with your first card, "
-                '{"play": ..., "announce": ...}'
+                '{"play": ..., "announce": ...}',
+                "move.announce_first",
+                {"move": i},
             )
         self._late_announce(i, value)
 
     def _move_writes(self, i: int, value: Any) -> None:
         given = writes_of(value, i)
         if self.phase != "writes":
-            raise self._phase_error(i, "who writes Weis")
-        weis = resolve_weis(self.weis_hands(), self.contract, self.rules)
+            raise self._phase_error(i, "writes")
+        weis = self.weis()
         expected = {"team": None if weis.team is None else weis.team + 1, "points": weis.scored}
         team_ok = given["team"] == expected["team"]
         points_ok = given["points"] == expected["points"]
@@ -546,10 +582,16 @@ class _State:
             (True, False): "writes.wrong_points",
             (False, False): "writes.wrong_team_and_points",
         }[(team_ok, points_ok)]
+        # Each player's own line only for the learner and for those who show melds: the
+        # others' hands are not the learner's to know.
         trace = [
             e.to_dict()
             for e in weis.trace
-            if not (e.key == "weis.seat" and (weis.team is None or e["seat"] % 2 != weis.team))
+            if not (
+                e.key in ("weis.seat", "weis.claim")
+                and e["seat"] != self.me
+                and not weis.written[e["seat"]]
+            )
         ]
         verdict = {
             "weis": {
@@ -560,7 +602,10 @@ class _State:
                 "step": None if weis.step is None else weis.step.value,
                 "best_seat": weis.best_seat,
             },
-            "counted": list(self.counts),
+            "claims": list(self.claims),
+            "status": list(weis.status),
+            "counted": [m is not None for m in weis.claimed],
+            "if_best": self._if_best(weis),
             "shown": copy.deepcopy(self.shown),
             "team_right": team_ok,
             "points_right": points_ok,
@@ -573,10 +618,21 @@ class _State:
         self.writes_done = True
         self._advance(i)
 
+    def _if_best(self, weis: WeisResult) -> dict[str, Any] | None:
+        """Who would write had the learner announced their best meld, when they
+        announced another value or nothing though holding a meld (R5.4a, R5.4b)."""
+        best = weis.melds[self.me][0] if weis.melds[self.me] else None
+        if best is None or self.claims[self.me] == best.points:
+            return None
+        claims = list(self.claims)
+        claims[self.me] = best.points
+        other = resolve_weis(self.hands, self.contract, self.rules, claims=claims)
+        return {"value": best.points, "team": other.team, "scored": other.scored}
+
     def _move_jasstafel(self, i: int, value: Any) -> None:
         given = jasstafel_of(value, i)
         if self.phase != "jasstafel":
-            raise self._phase_error(i, "the Jasstafel")
+            raise self._phase_error(i, "jasstafel")
         result = score_state(self)
         skills = {"weis": "who_writes", "stoeck": "stoeck", "tricks": "target"}
         for team in (0, 1):
@@ -641,7 +697,9 @@ class _State:
 def _replay(scenario: Scenario, moves: Any) -> _State:
     """The state after ``moves`` (internal; :func:`referee` freezes it)."""
     if isinstance(moves, (str, bytes, Mapping)) or not isinstance(moves, Sequence):
-        raise TableError(f"moves must be a list of move objects, got {type(moves).__name__}")
+        raise TableError(
+            f"moves must be a list of move objects, got {type(moves).__name__}", "log.not_list"
+        )
     state = _State(scenario)
     for i, move in enumerate(moves):
         try:
@@ -649,7 +707,7 @@ def _replay(scenario: Scenario, moves: Any) -> _State:
         except TableError:
             raise
         except RulesError as err:  # pragma: no cover - a referee bug, reported readably
-            raise TableError(f"move {i + 1}: {err}") from None
+            raise TableError(f"move {i + 1}: {err}", "move.engine", {"move": i}) from None
     return state
 
 
@@ -670,12 +728,12 @@ def score(table: Table) -> TableScore:
     """The written score of a table whose nine tricks are played (phase
     ``jasstafel`` or ``done``); raises :class:`TableError` before that."""
     if len(table.plays) < ROUND_PLAYS:
-        raise TableError("the round is not over: score needs all nine tricks")
+        raise TableError("the round is not over: score needs all nine tricks", "round.not_over")
     return score_state(_state_from_table(table))
 
 
 def expected_writes(state: _State) -> dict[str, Any]:
-    weis = resolve_weis(state.weis_hands(), state.contract, state.rules)
+    weis = state.weis()
     return {"team": None if weis.team is None else weis.team + 1, "points": weis.scored}
 
 
@@ -712,7 +770,7 @@ def state_reference_move(state: _State) -> dict[str, Any]:
         return {"writes": expected_writes(state)}
     if state.phase == "jasstafel":
         return {"jasstafel": expected_jasstafel(score_state(state))}
-    raise TableError("the round is over: there is no next move")
+    raise TableError("the round is over: there is no next move", "round.over")
 
 
 def reference_move(table: Table) -> dict[str, Any]:

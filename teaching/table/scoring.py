@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules_core import resolve_target_blocks, resolve_weis, score_round
+from rules_core import resolve_target_blocks, score_round
 
 from .model import TableScore
 
@@ -38,7 +38,7 @@ def score_state(state: Any) -> TableScore:
     round_ = score_round(
         state.hands, state.contract, state.plays, state._engine_calls(), state.rules
     )
-    weis = resolve_weis(state.weis_hands(), state.contract, state.rules)
+    weis = state.weis()
     blocks = tuple(
         {
             "weis": weis.scored if weis.team == team else 0,

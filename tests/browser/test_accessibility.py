@@ -96,6 +96,7 @@ class World:
     rounds_id: int  # rounds at the table, the first one under way
     quiz_id: int  # a practice quiz: question 0 answered, question 1 open
     round_id: int  # that round at the table, a few moves made
+    new_kinds_id: int  # announce (who writes, the deadline) and jasstafel, answered
 
 
 def build_world() -> World:
@@ -137,6 +138,13 @@ def build_world() -> World:
     first = quiz.questions.get(position=0)
     answer(learner=learner, question=first, choice=first.question["answer"])
 
+    # the kinds of lessons 15 and 16: the first trick as a timeline, a whole round
+    new_kinds = create_quiz(
+        learner=learner, kinds=["announce", "announce", "jasstafel"], seeds=[1, 2, 0]
+    )
+    for question in new_kinds.questions.all():
+        answer(learner=learner, question=question, choice=question.question["answer"])
+
     rounds = assignments.create_assignment(
         teacher=teacher,
         school_class=school_class,
@@ -166,6 +174,7 @@ def build_world() -> World:
         rounds_id=rounds.pk,
         quiz_id=quiz.pk,
         round_id=round_.pk,
+        new_kinds_id=new_kinds.pk,
     )
 
 
@@ -184,6 +193,7 @@ def pages(world: World) -> dict[str, list[tuple[str, str]]]:
             ("/accounts/signup/", "input[name=password2]"),
             ("/lessons/", ".course"),
             ("/lessons/rules/", "main h1"),
+            ("/lessons/glossary/", ".glossary"),
             ("/lessons/comparison-ladder/", ".lesson-body .example"),
             ("/weis/", ".picker"),
             (WEIS_RESULT + "&seat1=CJ&seat1=CQ", ".verdict"),
@@ -196,6 +206,8 @@ def pages(world: World) -> dict[str, list[tuple[str, str]]]:
             (f"/practice/{q}/q/0/", ".feedback"),
             (f"/practice/{q}/q/1/", "input[name=choice]"),
             (f"/practice/{q}/summary/", ".summary-list"),
+            *((f"/practice/{world.new_kinds_id}/q/{i}/", ".feedback") for i in range(3)),
+            ("/lessons/weis-at-the-table/", ".lesson-question input[name=choice]"),
             ("/table/", "main form"),
             (f"/table/{world.round_id}/", "#table-round"),
             ("/classes/mine/", "main h1"),

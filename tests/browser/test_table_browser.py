@@ -164,3 +164,35 @@ def test_cards_are_chosen_with_the_keyboard(live_server, page: Page):
     page.keyboard.press("ArrowRight")
     expect(radios.nth(1)).to_be_checked()
     assert radios.nth(1).get_attribute("value") == t.hand[1]
+
+
+@pytest.mark.parametrize("js", [True, False])
+def test_r6_4_a_learner_without_stoeck_may_call_and_is_judged_once(
+    live_server, browser: Browser, browser_context_args, js
+):
+    """«Stöck!» is offered to a learner who does not hold the pair too (the offer is
+    no reminder, R6.4): with a card it is judged wrong without naming the holder; said
+    again on its own it is judged once; right after, the button is gone."""
+    learner = LearnerFactory(username=f"caller{int(js)}")
+    round_ = TableRoundFactory(learner=learner, focus="target_stoeck", seed=1)
+    context = browser.new_context(**browser_context_args, java_script_enabled=js)
+    page = context.new_page()
+    log_in(page, live_server.url, learner.username)
+    page.goto(f"{live_server.url}/table/{round_.pk}/")
+    t = current(round_)
+    while not t.plays:  # the Vorhand leads: a card first, so a call on its own is offered
+        make(page, forgetful(t), round_.move_count)
+        t = current(round_)
+    button = page.get_by_role("button", name="Jetzt «Stöck!» sagen")
+    expect(button).to_have_count(1)
+    make(page, {**forgetful(t), "stoeck": True}, round_.move_count)
+    feedback = page.locator("#feedback")
+    expect(feedback).to_contain_text("Du hältst nicht König und Ober im Trumpf zusammen")
+    expect(feedback.locator(".verdict")).to_have_count(0)
+    current(round_)  # refreshes the move count
+    make(page, {"stoeck": True}, round_.move_count)
+    expect(feedback).to_contain_text("Du hast «Stöck!» schon gesagt")
+    expect(button).to_have_count(0)
+    keys = [j.key for j in current(round_).judgements if j.kind == "stoeck"]
+    assert keys == ["stoeck.not_holder", "stoeck.repeated"]
+    context.close()

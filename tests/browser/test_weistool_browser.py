@@ -28,7 +28,7 @@ def test_weis_tool_works_without_javascript(live_server, browser):
     context = browser.new_context(java_script_enabled=False, locale="en")
     page = context.new_page()
     page.goto(live_server.url + "/weis/")
-    page.get_by_label("Cards of player 1").fill("Rosen 6, Rosen 7, Rosen 8, Rosen 9")
+    page.get_by_label("Cards of Player 1").fill("Rosen 6, Rosen 7, Rosen 8, Rosen 9")
     page.get_by_role("button", name="Show the Weis").click()
     expect(page.locator(".verdict")).to_contain_text("writes Weis: 50 points")
     context.close()

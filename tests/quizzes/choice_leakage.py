@@ -96,7 +96,7 @@ def _canon(value: Any) -> str:
 
 
 def _label(q: Any) -> str:
-    return f"{q.kind}.{q.prompt['sub']}" if q.kind in ("trick", "basics") else q.kind
+    return f"{q.kind}.{q.prompt['sub']}" if q.kind in ("trick", "basics", "announce") else q.kind
 
 
 def _samples_for(job: tuple[str, str, int, int]) -> list[Sample]:
@@ -164,9 +164,9 @@ def _card_rank(code: str) -> int:
 
 
 def features(label: str, value: Any, order: Sequence[str]) -> Features:
-    if label in ("weis_value", "trick.points"):
+    if label in ("weis_value", "trick.points", "jasstafel"):
         return Features({"points": value["points"]}, {}, points=value["points"])
-    if label == "who_writes":
+    if label in ("who_writes", "announce.writes"):
         team = "none" if value["team"] is None else str(value["team"])
         return Features({"points": value["points"]}, {"team": team}, points=value["points"])
     if label == "ladder_step":
@@ -176,6 +176,8 @@ def features(label: str, value: Any, order: Sequence[str]) -> Features:
         )
     if label == "stoeck":
         return Features({}, {"status": value["status"], "reason": value["reason"]})
+    if label == "announce.deadline":
+        return Features({}, {"deadline": value["deadline"]})
     if label == "target":
         block = value["block"]
         place = len(order) if block is None else list(order).index(block)
@@ -249,6 +251,10 @@ RELATIONS: dict[str, tuple[frozenset[float], frozenset[float]]] = {
     "trick.points": (frozenset({5, 10, 15}), frozenset({2.0, 3.0})),
     "weis_value": (frozenset({30, 50}), frozenset({2.0, 3.0})),
     "who_writes": (frozenset(), frozenset({2.0, 3.0})),
+    # the Stöck (20) and the Weis block between the choices, times a factor
+    "jasstafel": (frozenset({20, 40, 60}), frozenset({2.0, 3.0})),
+    # a partner's small meld (20 or 50, times a factor) more or less
+    "announce.writes": (frozenset({20, 40, 60, 50, 100, 150}), frozenset({2.0, 3.0})),
 }
 
 
@@ -400,7 +406,7 @@ def _rank(xs: Sequence[float], answer: int) -> float:
     return below + (same - 1) / 2
 
 
-LEARNED_SET_LABELS = {"ladder_step", "stoeck", "target", "trick.winner"}
+LEARNED_SET_LABELS = {"ladder_step", "stoeck", "target", "trick.winner", "announce.deadline"}
 
 
 def memory_key(label: str, value: str) -> str:

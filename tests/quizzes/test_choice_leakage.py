@@ -1,7 +1,7 @@
 """Issue 12, item 6: a question's choices must not give the answer away.
 
-Over 5,000 seeds per kind and rule-set preset (the sub-types of trick and basics
-measured apart),
+Over 5,000 seeds per kind and rule-set preset (the sub-types of trick, basics and
+announce measured apart),
 no strategy that looks only at the choices' values (the lowest and highest dropped,
 the middle one, the roundest number, the largest, the smallest, the most frequent
 or the odd component, values remembered from earlier questions ...; the list is in
@@ -22,6 +22,7 @@ from tests.quizzes.choice_leakage import BOUND, PRESETS, Report, measure_all, ta
 
 SEEDS = 5000
 SUBS = {
+    "announce": ("announce.deadline", "announce.writes"),
     "basics": ("basics.seat", "basics.trump_name"),
     "trick": ("trick.legal", "trick.points", "trick.winner"),
 }
@@ -64,8 +65,16 @@ def test_every_kind_preset_and_strategy_is_measured(reports):
             main = report.main
             assert {f"largest {main}", f"smallest {main}", f"median {main}"} <= names
             assert f"drop_extremes {main}" in names
-        if label in ("weis_value", "who_writes", "trick.points"):
+        if label in ("weis_value", "who_writes", "announce.writes", "trick.points"):
             assert "roundest" in names
-        if label in ("who_writes", "ladder_step", "stoeck", "target", "trick.winner"):
+        if label in (
+            "who_writes",
+            "announce.writes",
+            "announce.deadline",
+            "ladder_step",
+            "stoeck",
+            "target",
+            "trick.winner",
+        ):
             assert any(n.startswith("mode ") for n in names)
             assert any(n.startswith("odd_one_out ") for n in names)

@@ -85,14 +85,16 @@ def values(q: Question) -> list:
 # registry, errors
 
 
-def test_kinds_are_the_seven_skills_in_teaching_order():
+def test_kinds_are_the_nine_skills_in_teaching_order():
     assert KINDS == (
         "basics",
         "weis_value",
+        "announce",
         "who_writes",
         "ladder_step",
         "stoeck",
         "target",
+        "jasstafel",
         "trick",
     )
     assert tuple(REGISTRY) == KINDS

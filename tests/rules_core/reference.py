@@ -135,15 +135,44 @@ def naive_best(hand: Sequence[Card], contract: Contract, rules: RuleSet) -> Naiv
     return sorted(melds, key=cmp_to_key(order))[0]
 
 
+def naive_claim(
+    hand: Sequence[Card], claim: int | None, contract: Contract, rules: RuleSet
+) -> NaiveMeld | None:
+    """R5.4a: the best meld of the announced value the player holds; None for
+    silence or a value no meld of the hand has (a false Weis, R5.7)."""
+    if claim is None:
+        return None
+    melds = [m for m in naive_melds(hand, rules) if m.points == claim]
+    if not melds:
+        return None
+
+    def order(x: NaiveMeld, y: NaiveMeld) -> int:
+        winner, _ = naive_compare(x, None, y, None, contract, rules)
+        return 0 if winner is None else (-1 if winner == 0 else 1)
+
+    return sorted(melds, key=cmp_to_key(order))[0]
+
+
 def naive_resolve_weis(
-    hands: Sequence[Sequence[Card]], contract: Contract, rules: RuleSet
+    hands: Sequence[Sequence[Card]],
+    contract: Contract,
+    rules: RuleSet,
+    claims: Sequence[int | None] | None = None,
 ) -> tuple[int | None, int, int, int | None, str | None]:
-    """(team, points, scored, best seat, deciding step)."""
+    """(team, points, scored, best seat, deciding step). Without ``claims`` every
+    player announces their best meld (R5.4); with them the claims are compared
+    (R5.4a) and the winning team writes the melds of its players whose claim counts
+    (R5.4b, R5.6)."""
     team_best: list[tuple[int, NaiveMeld] | None] = [None, None]
+    counts = [False] * 4
     for seat in range(4):
-        best = naive_best(hands[seat], contract, rules)
+        if claims is None:
+            best = naive_best(hands[seat], contract, rules)
+        else:
+            best = naive_claim(hands[seat], claims[seat], contract, rules)
         if best is None:
             continue
+        counts[seat] = True
         current = team_best[seat % 2]
         if (
             current is None
@@ -163,7 +192,9 @@ def naive_resolve_weis(
         only = t0 if t0 is not None else t1
         assert only is not None
         seat, step = only[0], None
-    points = sum(m.points for s in (team, team + 2) for m in naive_melds(hands[s], rules))
+    points = sum(
+        m.points for s in (team, team + 2) if counts[s] for m in naive_melds(hands[s], rules)
+    )
     return team, points, points * factor, seat, step
 
 

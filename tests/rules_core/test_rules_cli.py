@@ -51,7 +51,7 @@ def test_r5_5_cli_weis_shows_each_player_the_ladder_and_which_team_writes(capsys
     assert lines[0] == "Trump roses, rule set: Jassverband (default)"
     assert "Player 1 (Team 1): no meld" in lines
     assert "Player 3 (Team 1): 4-card sequence in shields: S10 SJ SQ SK = 50" in lines
-    assert "Best meld of Team 1: S10 SJ SQ SK (player 3)" in lines
+    assert "Best meld of Team 1: S10 SJ SQ SK (Player 3)" in lines
     assert "  Step 1 (points): 50 vs 20 -> Team 1" in lines
     assert "Team 1 writes 50 Weis (R5.6)" in lines and "Team 2 writes no Weis (R5.6)" in lines
     code, out, _ = run(capsys, "weis", "--contract", "obenabe", "--player1", "CQ CK CA",
@@ -94,8 +94,8 @@ def test_r4_4_cli_score_and_target(capsys):
     (plays_text,), plays = _round_args()
     code, out, _ = run(capsys, "score", *S_EN.split(), "--contract", "H", "--plays", plays_text)
     assert code == 0
-    assert "  Trick 1: player 1 leads DK H8 HJ D6 -> player 3 (Team 1), 24" in out
-    assert "Stöck: lost, not called in time (R6.5), held by player 4 (Team 2)" in out
+    assert "  Trick 1: Player 1 leads DK H8 HJ D6 -> Player 3 (Team 1), 24" in out
+    assert "Stöck: lost, not called in time (R6.5), held by Player 4 (Team 2)" in out
     assert out.splitlines()[-5].split() == ["Team", "1", "Team", "2"]
     data_code, data, _ = run(capsys, "score", *S_EN.split(), "--contract", "H", "--plays",
                              plays_text, "--json")  # fmt: skip
@@ -131,7 +131,7 @@ def test_r6_2_cli_stoeck(capsys):
     assert code == 0 and "still possible" in out
     code, out, _ = run(capsys, "stoeck", *S_EN.split(), "--contract", "H", "--plays", head,
                        "--call", f"4:{card}")  # fmt: skip
-    assert "Stöck: scored, called with the second card (R6.2), held by player 4 (Team 2), 20" in out
+    assert "Stöck: scored, called with the second card (R6.2), held by Player 4 (Team 2), 20" in out
     code, out, _ = run(capsys, "stoeck", *S_EN.split(), "--contract", "H", "--plays", head,
                        "--call", f"4:{card}", "--lang", "de")  # fmt: skip
     assert "gehalten von Spieler 4 (Team 2), 20" in out
@@ -165,7 +165,7 @@ def test_r8_cli_presets(capsys):
     ("argv", "message"),
     [
         (["weis", "--contract", "X", "H6", "/", "", "/", "/"], "unknown contract 'X'"),
-        (["weis", "--contract", "H", "H6", "H6", "/", "/", "/"], "player 1's hand has H6 twice"),
+        (["weis", "--contract", "H", "H6", "H6", "/", "/", "/"], "Player 1's hand has H6 twice"),
         (["weis", "--contract", "H", "H6"], "four hands separated by '/'"),
         (["weis", "--contract", "H"], "give the four hands: HAND1 / HAND2 / HAND3 / HAND4"),
         (["weis", "--contract", "H", "H6 / / /", "--player1", "H7"], "--player1..--player4"),
@@ -173,7 +173,7 @@ def test_r8_cli_presets(capsys):
         (["melds", "H6", "--rules", "nope"], "unknown rule set 'nope'"),
         (["score", *S_EN.split(), "--contract", "H", "--plays", "DK H8"], "a round has 36 plays"),
         (["score", *S_EN.split(), "--contract", "H", "--plays", "DK H8 S10 D6 " * 9],
-         "trick 1, player 3 played S10 but must follow suit with D (D7 D10) (R3.1)"),
+         "trick 1, Player 3 played S10 but must follow suit with D (D7 D10) (R3.1)"),
         (["stoeck", *S_EN.split(), "--contract", "H", "--plays", "DK", "--call", "3"],
          "write PLAYER:CARD"),
         (["stoeck", *S_EN.split(), "--contract", "H", "--plays", "DK", "--call", "0:DK"],

@@ -14,9 +14,11 @@ from rules_core import (
     Meld,
     RulesError,
     RuleSet,
+    best_meld,
     card_points,
     compare_melds,
     explain_legal_cards,
+    find_melds,
     legal_cards,
     resolve_weis,
     score_round,
@@ -229,3 +231,77 @@ def test_r3_1_only_rules_errors_escape_on_damaged_rounds(rng, junk, kind, contra
     ):  # fmt: skip
         with contextlib.suppress(RulesError):
             call()
+
+
+def _meld_rich_hands(rng):
+    """Four hands of 3-9 cards, each drawn mostly from one suit, so that runs, several
+    melds per hand and equal values between players are common."""
+    used, hands = set(), []
+    for _seat in range(4):
+        ranks = sorted(rng.sample(range(9), rng.randrange(3, 10)))
+        home = rng.randrange(4)
+        hand = []
+        for r in ranks:
+            for s in (home, *range(4)):
+                if s * 9 + r not in used:
+                    used.add(s * 9 + r)
+                    hand.append(DECK[s * 9 + r])
+                    break
+        hands.append(hand)
+    return hands
+
+
+def _deal(rng):
+    if rng.random() < 0.5:
+        return _meld_rich_hands(rng)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    return [deck[9 * s : 9 * s + 9] for s in range(4)]
+
+
+@SETTINGS
+@given(st.randoms(use_true_random=False), CONTRACTS, RULES)
+def test_r5_4a_claims_of_each_players_best_value_give_exactly_the_hand_only_result(
+    rng, contract, rules
+):
+    # R5.4a: resolve_weis(hands) models every player announcing their best meld, so the
+    # claims "each player's best value, or silence without a meld" change nothing.
+    hands = _deal(rng)
+    plain = resolve_weis(hands, contract, rules)
+    claims = [None if best is None else best.points
+              for best in (best_meld(h, contract, rules) for h in hands)]  # fmt: skip
+    claimed = resolve_weis(hands, contract, rules, claims=claims)
+    assert claimed.to_dict() == plain.to_dict()
+    assert claimed.claims == plain.claims == tuple(claims)
+    assert (claimed.team, claimed.points, claimed.scored, claimed.best_seat, claimed.step) == (
+        plain.team, plain.points, plain.scored, plain.best_seat, plain.step)  # fmt: skip
+
+
+@SETTINGS
+@given(st.randoms(use_true_random=False), CONTRACTS, RULES)
+def test_r5_4a_the_best_claim_beats_every_other_claim_and_its_team_writes_its_claimers(
+    rng, contract, rules
+):
+    hands = _deal(rng)
+    claims = []
+    for hand in hands:
+        held = sorted({m.points for m in find_melds(hand, rules)})
+        claims.append(rng.choice([None, 20, 50, 100, *held, *held]))
+    result = resolve_weis(hands, contract, rules, claims=claims)
+    melds = [find_melds(h, rules) for h in hands]
+    counting = [c is not None and c in {m.points for m in melds[s]} for s, c in enumerate(claims)]
+    assert [m is not None for m in result.claimed] == counting
+    if result.team is None:
+        assert not any(counting) and result.points == 0
+        return
+    best, seat = result.best, result.best_seat
+    assert best.points == claims[seat] and best in melds[seat]
+    for other in range(4):  # R5.5: the single best claim beats every other claim
+        if other != seat and result.claimed[other] is not None:
+            c = compare_melds(best, seat, result.claimed[other], other, contract, rules)
+            assert c.winner == 0
+    # R5.6, R5.4b: every meld of the team's players whose claim counts, nobody else's
+    team = result.team
+    assert result.points == sum(m.points for s in (team, team + 2) if counting[s] for m in melds[s])
+    assert sum(len(w) for w in result.written) == sum(
+        len(melds[s]) for s in (team, team + 2) if counting[s])  # fmt: skip

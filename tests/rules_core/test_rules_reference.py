@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from rules_core import DECK, Contract, RuleSet, check_stoeck, legal_cards
+from rules_core import DECK, Contract, RuleSet, check_stoeck, find_melds, legal_cards, resolve_weis
 from rules_core.deals import deal_cards, play_round
 from tests.rules_core.reference import (
     fast_round_answer,
@@ -86,3 +86,38 @@ def test_r3_3_legal_cards_agree_with_reference_along_random_rounds():
                 remaining[seat], trick, contract
             )
             remaining[seat].remove(card)
+
+
+def test_r5_4a_claims_agree_with_reference_on_deals_rich_in_melds():
+    # every player: silent, the best value, a smaller held value, or a value not held
+    rng = random.Random(5)
+    rule_sets = [RuleSet.preset(n) for n in RuleSet.presets()]
+    seen = set()
+    for _ in range(1500):
+        deal = []
+        used = set()
+        for _seat in range(4):
+            home = rng.randrange(4)
+            hand = []
+            for r in sorted(rng.sample(range(9), rng.randrange(3, 10))):
+                card = next(s * 9 + r for s in (home, *range(4)) if s * 9 + r not in used)
+                used.add(card)
+                hand.append(DECK[card])
+            deal.append(hand)
+        contract = rng.choice(list(Contract))
+        rules = rng.choice(rule_sets)
+        claims = []
+        for hand in deal:
+            held = sorted({m.points for m in find_melds(hand, rules)})
+            claims.append(rng.choice([None, 20, 50, 150, *held, *held, *held]))
+        r = resolve_weis(deal, contract, rules, claims=claims)
+        fast = (r.team, r.points, r.scored, r.best_seat, None if r.step is None else r.step.value)
+        assert fast == naive_resolve_weis(deal, contract, rules, claims), (deal, claims)
+        seen.update(r.status)
+        claimed = {e["seat"]: e["status"] for e in r.trace if e.key == "weis.claim"}
+        assert claimed == {
+            s: st
+            for s, st in enumerate(r.status)
+            if st not in ("best", "silent") or (st == "silent" and r.melds[s])
+        }
+    assert seen == {"best", "smaller", "false", "silent"}

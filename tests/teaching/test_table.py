@@ -29,6 +29,7 @@ from teaching.table import (
     FOCUSES,
     KINDS,
     OUTCOMES,
+    REFUSALS,
     SKILLS,
     Scenario,
     TableError,
@@ -158,30 +159,34 @@ def stoeck_round(predicate, *, parity=0, limit=300, **steer):
     raise AssertionError("no scenario found")  # pragma: no cover
 
 
-def counted_hands(table):
-    """Independently: which players' melds count (bots: announced their best; the
-    learner: a value > 0 they hold, with the first card)."""
+def engine_claims(table):
+    """Independently: the value each player announced with the first card (bots:
+    their best meld's; the learner: what the first card's move said, 0 as None)."""
     s = table.scenario
-    counted = []
+    claims = []
     for seat in range(4):
-        melds = find_melds(s.hands[seat], s.rules)
         if seat != s.seat:
-            counted.append(bool(melds))
+            best = best_meld(s.hands[seat], s.contract, s.rules)
+            claims.append(None if best is None else best.points)
             continue
         first = next(
             (j for j in table.judgements if j.kind == "announce" and j.key != "announce.late"),
             None,
         )
-        value = 0 if first is None else first.given["announce"]
-        counted.append(value > 0 and value in {m.points for m in melds})
-    return counted
+        claims.append(None if first is None or not first.given["announce"] else
+                      first.given["announce"])  # fmt: skip
+    return claims
 
 
 def engine_weis(table):
+    """The Weis of the announced claims (R5.4a), and whether every player announced
+    their best meld (then it is the hand-only answer)."""
     s = table.scenario
-    counted = counted_hands(table)
-    hands = [list(s.hands[seat]) if counted[seat] else [] for seat in range(4)]
-    return resolve_weis(hands, s.contract, s.rules), counted
+    claims = engine_claims(table)
+    weis = resolve_weis(s.hands, s.contract, s.rules, claims=claims)
+    best = [None if m is None else m.points
+            for m in (best_meld(h, s.contract, s.rules) for h in s.hands)]  # fmt: skip
+    return weis, claims == best
 
 
 def check_against_engine(table):
@@ -235,11 +240,17 @@ def check_against_engine(table):
         elif j.kind == "stoeck":
             _check_stoeck_judgement(table, k, j, holder, first, second)
         elif j.kind == "writes":
-            weis, _counted = engine_weis(table)
+            weis, _everyone = engine_weis(table)
             expected = {"team": None if weis.team is None else weis.team + 1,
                         "points": weis.scored}  # fmt: skip
             assert j.expected == expected and n == 4
             assert (j.outcome == "right") == (j.given == expected)
+            # the writing team shows every meld of its players who announced (R5.6, R5.4b)
+            assert table.shown == {
+                "team": weis.team,
+                "melds": [[m.to_dict() for m in w] for w in weis.written],
+            }
+            assert j.verdict["claims"] == list(table.claims) == engine_claims(table)
     check_jasstafel(table)
     check_every_card_legal(table)
     result = check_stoeck(s.hands, contract, plays, table.engine_calls(), rules)
@@ -268,20 +279,29 @@ def _check_stoeck_judgement(table, k, j, holder, first, second):
     prompted = reminder is not None and (reminder["move"] is None or reminder["move"] < j.move)
     earlier = any(x.key == "stoeck.counts" for x in table.judgements[:k])
     if holder != s.seat:
-        want = ("wrong", "R6.1" if Contract.parse(s.contract).trump is None else "R6.4")
+        no_trump = Contract.parse(s.contract).trump is None
+        want = ("wrong", "R6.1", "stoeck.no_trump") if no_trump else (
+            "wrong", "R6.4", "stoeck.not_holder")  # fmt: skip
     elif earlier:
-        want = ("info", "R6.2")
+        want = ("info", "R6.2", "stoeck.repeated")
     elif p == second and not j.given["with_card"]:
-        want = ("wrong", "R6.3")  # the trick was gathered before the call
+        want = ("wrong", "R6.3", "stoeck.too_late")  # the trick was gathered before the call
     elif p == second:
-        want = ("info", "R6.4") if prompted else ("right", "R6.2")
+        want = ("info", "R6.4", "stoeck.prompted") if prompted else (
+            "right", "R6.2", "stoeck.counts")  # fmt: skip
     elif p == first:
-        want = ("wrong", "R6.2")
+        want = ("wrong", "R6.2", "stoeck.first_card")
     elif second is not None and p > second:
-        want = ("wrong", "R6.3")
+        want = ("wrong", "R6.3", "stoeck.too_late")
     else:
-        want = ("wrong", "R6.4")
-    assert (j.outcome, j.rule) == want, (j, first, second)
+        want = ("wrong", "R6.4", "stoeck.too_early")
+    # a call judged like an earlier call of the learner's is judged once (then info)
+    before = {x.verdict.get("repeats", x.key) for x in table.judgements[:k]
+              if x.kind == "stoeck" and x.key != "stoeck.forgotten"}  # fmt: skip
+    if want[2] in before and want[2] != "stoeck.repeated":
+        assert j.verdict["repeats"] == want[2]
+        want = ("info", "R6.2", "stoeck.repeated")
+    assert (j.outcome, j.rule, j.key) == want, (j, first, second)
 
 
 def check_jasstafel(table):
@@ -291,13 +311,12 @@ def check_jasstafel(table):
         assert not jas
         return
     rs = score_round(s.hands, s.contract, table.plays, table.engine_calls(), s.rules)
-    weis, counted = engine_weis(table)
+    weis, everyone = engine_weis(table)
     blocks = [
         {"weis": weis.scored if weis.team == t else 0, "stoeck": rs.blocks[t]["stoeck"],
          "tricks": rs.blocks[t]["tricks"]}
         for t in (0, 1)
     ]  # fmt: skip
-    everyone = all(counted[seat] == bool(find_melds(s.hands[seat], s.rules)) for seat in range(4))
     if everyone:
         assert blocks == [dict(b) for b in rs.blocks]
         target = resolve_target(s.before, rs, s.target, s.rules)
@@ -631,9 +650,17 @@ def test_r5_4_a_smaller_held_value_is_accepted_by_default_and_wrong_under_w_en(p
     else:
         assert (j.outcome, j.key) == ("right", "announce.not_best")
     assert j.expected == {"announce": 50} and j.rule == "R5.4"
-    # either way the announcement counts: the player's best meld is compared (R5.6)
-    assert table.counted[0] and table.shown["team"] == 0
-    assert table.exchanges == ()  # a smaller value takes no part in the exchange
+    # either way the announcement counts, as its claim: the twenty S6 S7 S8 (R5.4a)
+    assert table.counted[0] and table.claims == (20, 20, None, None)
+    assert table.announcements[0].meld["cards"] == ["S6", "S7", "S8"]
+    # «Zwanzig auch»: player 2's twenty C6 C7 C8 ties up to the seat step (R5.5)
+    (ex,) = table.exchanges
+    assert ex["seats"] == [0, 1] and ex["value"] == 20 and ex["step"] == "seat"
+    assert ex["lines"][1] == {"seat": 0, "say": "meld", "kind": "sequence", "cards": 3,
+                              "rank": "8", "end": "top", "trump": False}  # fmt: skip
+    assert ex["winner"] == 0 and table.shown["team"] == 0
+    # the team writes every meld of the announcing player, the fifty too (R5.6)
+    assert [m["points"] for m in table.shown["melds"][0]] == [50, 20]
 
 
 def test_r5_7_a_value_not_held_is_a_false_weis_and_struck_out():
@@ -656,6 +683,88 @@ def test_r5_4_silence_with_a_meld_is_info_and_the_melds_do_not_count():
     table = referee(s, [])
     j = next(j for j in referee(s, [{"play": table.legal[0]}]).judgements if j.kind == "announce")
     assert (j.outcome, j.rule, j.key) == ("right", "R5.4", "announce.none")
+
+
+# Player 1 holds a hundred (S9-SK) and a twenty (H6 H7 H8), player 2 a fifty
+# (C6-C9); nobody else has a meld. Diamonds are trump.
+SMALLER_DEAL = ("S9 S10 SJ SQ SK H6 H7 H8 DA / C6 C7 C8 C9 D6 D8 H10 HQ SA / "
+                "D7 D9 DJ HJ HK S6 S8 C10 CQ / D10 DQ DK H9 HA S7 CJ CK CA")  # fmt: skip
+
+
+def test_r5_4a_a_smaller_announcement_loses_to_a_bigger_claim_the_best_would_have_beaten():
+    s = scene(SMALLER_DEAL, contract="D", seat=0)
+    table = referee(s, [{"play": "DA", "announce": 20}])
+    j = next(j for j in table.judgements if j.kind == "announce")
+    assert (j.outcome, j.key) == ("right", "announce.not_best")  # W-DE: the player chooses
+    assert table.claims == (20, 50, None, None)
+    # the twenty is compared, not the hundred: player 2's fifty wins (R5.4a)
+    assert table.shown == {"team": 1, "melds": [[], [{"kind": "sequence", "cards": [
+        "C6", "C7", "C8", "C9"], "points": 50, "suit": "C", "top": "C9"}], [], []]}  # fmt: skip
+    for answer, outcome in [({"team": 2, "points": 50}, "right"),
+                            ({"team": 1, "points": 120}, "wrong")]:  # fmt: skip
+        w = referee(s, [*table.moves, {"writes": answer}]).judgements[-1]
+        assert (w.kind, w.outcome, w.rule) == ("writes", outcome, "R5.6")
+        assert w.expected == {"team": 2, "points": 50}
+        assert w.verdict["claims"] == [20, 50, None, None]
+        assert w.verdict["status"] == ["smaller", "best", "silent", "silent"]
+        assert w.verdict["if_best"] == {"value": 100, "team": 0, "scored": 120}
+        claim = next(e for e in w.verdict["trace"] if e["key"] == "weis.claim")
+        assert claim["values"]["claim"]["cards"] == ["H6", "H7", "H8"]
+        assert (claim["rule"], claim["values"]["status"]) == ("R5.4a", "smaller")
+    # announcing the hundred, the team of player 1 writes all 120
+    best = referee(s, [{"play": "DA", "announce": 100}])
+    assert best.shown["team"] == 0 and [m["points"] for m in best.shown["melds"][0]] == [100, 20]
+    w = referee(s, [*best.moves, {"writes": {"team": 1, "points": 120}}]).judgements[-1]
+    assert w.outcome == "right" and w.verdict["if_best"] is None
+    # the Jasstafel follows the claims too
+    moves, done = play_through(s, lambda t: reference_move(t) if t.moves else
+                               {"play": "DA", "announce": 20})  # fmt: skip
+    assert score(done).blocks[1]["weis"] == 50 and score(done).blocks[0]["weis"] == 0
+    weis_rows = [j for j in done.judgements if j.key == "jasstafel.weis"]
+    assert [j.expected["points"] for j in weis_rows] == [0, 50]
+    check_against_engine(done)
+
+
+# Player 1 holds a hundred, player 3 a twenty (H6 H7 H8), player 2 a fifty.
+SILENT_DEAL = ("S9 S10 SJ SQ SK DA D7 HJ CQ / C6 C7 C8 C9 D6 D8 H10 HQ SA / "
+               "H6 H7 H8 D9 DJ HK S6 S8 C10 / D10 DQ DK H9 HA S7 CJ CK CA")  # fmt: skip
+
+
+def test_r5_4b_a_silent_learner_writes_nothing_while_the_partners_claim_wins():
+    s = scene(SILENT_DEAL, contract="D", seat=2)
+    prefix = referee(s, [])
+    first = prefix.legal[0]
+    for announce, points, melds in [(0, 100, []), (20, 120, [20]), (50, 100, [])]:
+        table = referee(s, [{"play": first, "announce": announce}])
+        assert table.shown["team"] == 0
+        assert [m["points"] for m in table.shown["melds"][2]] == melds
+        w = referee(s, [*table.moves, {"writes": {"team": 1, "points": points}}]).judgements[-1]
+        assert (w.outcome, w.expected) == ("right", {"team": 1, "points": points})
+    silent = referee(s, [{"play": first}, {"writes": {"team": 1, "points": 120}}])
+    w = silent.judgements[-1]
+    assert (w.outcome, w.key) == ("wrong", "writes.wrong_points")
+    assert w.verdict["status"][2] == "silent" and w.verdict["if_best"] == {
+        "value": 20, "team": 0, "scored": 120}  # fmt: skip
+    false = referee(s, [{"play": first, "announce": 50}]).announcements
+    assert [(a.seat, a.counts, a.meld) for a in false if a.seat == 2] == [(2, False, None)]
+
+
+# Player 1 holds a hundred and a twenty, player 3 a fifty in trump, player 2 a twenty.
+TEAM_DEAL = ("S9 S10 SJ SQ SK H6 H7 H8 DA / C6 C7 C8 D6 D8 H10 HQ SA C10 / "
+             "D9 D10 DJ DQ HJ HK S8 C9 CQ / D7 DK H9 HA S6 S7 CJ CK CA")  # fmt: skip
+
+
+def test_r5_6_the_team_writes_every_meld_of_its_announcing_partners():
+    s = scene(TEAM_DEAL, contract="D", seat=0)
+    table = referee(s, [{"play": "DA", "announce": 20}])
+    # player 1's twenty ties player 2's twenty (seat step); player 3's fifty then
+    # is the best claim, and the team writes the hundred that was never announced
+    assert [e["value"] for e in table.exchanges] == [20] and table.exchanges[0]["winner"] == 0
+    assert table.claims == (20, 20, 50, None) and table.shown["team"] == 0
+    assert [[m["points"] for m in ms] for ms in table.shown["melds"]] == [[100, 20], [], [50], []]
+    w = referee(s, [*table.moves, {"writes": {"team": 1, "points": 170}}]).judgements[-1]
+    assert (w.outcome, w.expected) == ("right", {"team": 1, "points": 170})
+    assert w.verdict["weis"]["best_seat"] == 2 and w.verdict["if_best"]["team"] == 0
 
 
 def test_r5_4_an_announcement_after_the_next_card_is_late():
@@ -907,31 +1016,79 @@ def _writes_phase(s):
 
 
 @pytest.mark.parametrize(
-    "bad, match",
+    "bad, match, code",
     [
-        ("H7", "JSON object"),
-        ({}, "empty"),
-        ({"card": "H7"}, "unknown key"),
-        ({"play": "Rosen 7"}, "card code"),
-        ({"play": 7}, "card code"),
-        ({"play": "XX"}, "card code"),
-        ({"play": None}, "card code"),
-        ({"play": "C6", "writes": {"team": 1, "points": 0}}, "only with"),
-        ({"stoeck": True, "announce": 20}, "cannot go together"),
-        ({"announce": 30}, "meld value"),
-        ({"announce": True}, "meld value"),
-        ({"announce": 0}, "meld value"),
-        ({"stoeck": False}, "stoeck"),
-        ({"stoeck": "yes"}, "stoeck"),
-        ({"writes": {"team": 1, "points": 0}}, "not the time"),
-        ({"jasstafel": {"blocks": {}, "target": {}}}, "blocks"),
+        ("H7", "JSON object", "move.not_object"),
+        ({}, "empty", "move.empty"),
+        ({"card": "H7"}, "unknown key", "move.unknown_keys"),
+        ({"play": "Rosen 7"}, "card code", "move.card"),
+        ({"play": 7}, "card code", "move.card"),
+        ({"play": "XX"}, "card code", "move.card"),
+        ({"play": None}, "card code", "move.card"),
+        ({"play": "C6", "writes": {"team": 1, "points": 0}}, "only with", "move.combination"),
+        ({"stoeck": True, "announce": 20}, "cannot go together", "move.combination"),
+        ({"announce": 30}, "meld value", "move.announce_value"),
+        ({"announce": True}, "meld value", "move.announce_value"),
+        ({"announce": 0}, "meld value", "move.announce_value"),
+        ({"play": "D6", "announce": 30}, "meld value", "move.announce_value"),
+        ({"stoeck": False}, "stoeck", "move.stoeck_value"),
+        ({"stoeck": "yes"}, "stoeck", "move.stoeck_value"),
+        ({"play": "D6", "stoeck": 1}, "stoeck", "move.stoeck_value"),
+        ({"stoeck": True}, "no card has been played", "move.stoeck_first"),
+        ({"announce": 50}, "first card", "move.announce_first"),
+        ({"play": "C7"}, "not in your hand", "move.not_in_hand"),
+        ({"writes": {"team": 1, "points": 0}}, "not the time", "move.not_now"),
+        ({"writes": {"team": 3, "points": 0}}, "writes", "move.writes"),
+        ({"jasstafel": {"blocks": {}, "target": {}}}, "blocks", "move.jasstafel"),
     ],
 )
-def test_bad_moves_raise_table_error(bad, match):
+def test_bad_moves_raise_table_error_with_a_code(bad, match, code):
     s = scene(WEIS_DEAL, seat=0)
     with pytest.raises(TableError, match=match) as err:
         referee(s, [bad])
     assert isinstance(err.value, RulesError)
+    assert err.value.code == code and err.value.code in REFUSALS
+    assert err.value.params["move"] == 0
+    json.dumps(err.value.params)
+    if code == "move.not_in_hand":
+        assert err.value.params == {"move": 0, "card": "C7", "hand": list(s.hands[0])}
+    if code == "move.not_now":
+        assert err.value.params == {"move": 0, "wanted": "writes", "waiting": "play"}
+
+
+def test_every_refusal_code_is_raised_somewhere():
+    """Each code of REFUSALS comes from a real refusal (the site words every one)."""
+    s = scene(WEIS_DEAL, seat=0)
+    seen = set()
+
+    def code_of(call):
+        try:
+            call()
+        except TableError as err:
+            seen.add(err.code)
+            json.dumps(err.params)
+            return err.code
+        raise AssertionError("no refusal")  # pragma: no cover
+
+    moves, done = play_through(s, reference_move)
+    for bad in ["H7", {}, {"card": "H7"}, {"play": "XX"}, {"stoeck": True, "announce": 20},
+                {"announce": 30}, {"stoeck": False}, {"stoeck": True}, {"announce": 50},
+                {"play": "C7"}, {"writes": {"team": 1, "points": 0}},
+                {"writes": {"team": 3, "points": 0}}, {"jasstafel": 1}]:  # fmt: skip
+        code_of(lambda bad=bad: referee(s, [bad]))
+    assert code_of(lambda: referee(s, [*moves, {"stoeck": True}])) == "move.round_over"
+    assert code_of(lambda: referee(s, {"play": "D6"})) == "log.not_list"
+    assert code_of(lambda: referee(s.to_dict(), [])) == "scenario.needed"
+    assert code_of(lambda: Scenario.from_dict({"seat": 1})) == "scenario.invalid"
+    assert code_of(lambda: score(referee(s, []))) == "round.not_over"
+    assert code_of(lambda: reference_move(done)) == "round.over"
+    assert code_of(lambda: build_scenario("poker", 1)) == "build.focus"
+    assert code_of(lambda: build_scenario("stoeck", "1")) == "build.seed"
+    # never seen in practice: the engine refusing what the referee let through, and
+    # no deal for a focus; both are raised with their code where they can happen
+    assert set(REFUSALS) - seen == {"move.engine", "build.no_deal"}
+    with pytest.raises(ValueError, match="unknown TableError code"):
+        TableError("no such refusal", "move.whatever")
 
 
 def test_moves_out_of_phase_or_not_held_raise_table_error():
@@ -1038,6 +1195,9 @@ def test_the_referee_never_crashes_on_any_move(focus, cut, data):
             table = referee(s, log)
         except TableError as err:
             assert str(err).startswith("move ")
+            assert err.code in REFUSALS and err.code.startswith("move.")
+            assert err.params["move"] == len(log) - 1
+            json.dumps(err.params)
             return
     check_against_engine(table)
     check_view_hides(table)

@@ -7,6 +7,9 @@ from __future__ import annotations
 import csv
 import doctest
 import io
+import math
+import random
+import statistics
 from datetime import timedelta
 
 import pytest
@@ -22,7 +25,7 @@ from tests.factories import (
     TableAssignmentFactory,
     TeacherFactory,
 )
-from tutor.classroom import results
+from tutor.classroom import csv_export, results
 from tutor.classroom.models import Assignment
 from tutor.quizzes.mistakes import mistake_text
 from tutor.quizzes.models import Quiz, QuizQuestion
@@ -38,75 +41,187 @@ def fast_passwords(settings):
 # --- the statistics, by hand ---------------------------------------------------------
 
 
-def test_discrimination_index_on_nine_learners_worked_by_hand():
-    """Moodle's discrimination index, D = (right in the top third - right in the bottom
-    third) / size of a third, on nine learners (the class of :func:`nine_learners`).
+def rest_of_test(rows, position):
+    """(mark, othermark) per learner for the question at ``position``: its mark and the
+    learner's total on the other questions (Moodle's othermark)."""
+    return [(row[position], sum(row) - row[position]) for row in rows]
 
-    Scores on a three-question attempt (R right, b/c wrong choices, - unanswered):
 
-        learner  Q1 Q2 Q3  total
-        L1       R  R  R   3
-        L2       R  R  R   3
-        L3       R  c  R   2
-        L4       R  b  R   2
-        L5       b  R  R   2
-        L6       R  c  -   1
-        L7       b  R  c   1
-        L8       c  b  -   0
-        L9       b  -  c   0
+# The class of :func:`nine_learners`, 1 = right (a wrong or blank answer is 0):
+NINE = [
+    [1, 1, 1],  # L1  total 3
+    [1, 1, 1],  # L2  3
+    [1, 0, 1],  # L3  2
+    [1, 0, 1],  # L4  2
+    [0, 1, 1],  # L5  2
+    [1, 0, 0],  # L6  1
+    [0, 1, 0],  # L7  1
+    [0, 0, 0],  # L8  0
+    [0, 0, 0],  # L9  0
+]
 
-    Nine learners: a third is n = 9 // 3 = 3.
-    Top third: L1 and L2 (3 each), then one place for the three tied at 2 (L3, L4,
-    L5): each counts 1/3. Bottom third: L8 and L9 (0 each), then one place for the
-    two tied at 1 (L6, L7): each counts 1/2.
 
-    Q1: top = 1 + 1 + (1 + 1 + 0)/3 = 8/3; bottom = 0 + 0 + (1 + 0)/2 = 1/2;
-        D = (8/3 - 1/2) / 3 = (16/6 - 3/6) / 3 = 13/18 = 0.722
-    Q2: top = 1 + 1 + (0 + 0 + 1)/3 = 7/3; bottom = 0 + 0 + (0 + 1)/2 = 1/2;
-        D = (7/3 - 1/2) / 3 = (14/6 - 3/6) / 3 = 11/18 = 0.611
-    Q3: top = 1 + 1 + (1 + 1 + 1)/3 = 3; bottom = 0 + 0 + (0 + 0)/2 = 0;
-        D = 3 / 3 = 1
-    The kind (all three questions, fractional credit = right / 3):
-        top = 1 + 1 + (2/3 + 2/3 + 2/3)/3 = 8/3; bottom = 0 + 0 + (1/3 + 1/3)/2 = 1/3;
-        D = (8/3 - 1/3) / 3 = 7/9 = 0.778
+def test_moodle_index_and_efficiency_on_nine_learners_worked_by_hand():
+    """Moodle's discrimination index and discriminative efficiency, by hand.
+
+    With S_xy = n·Σxy − Σx·Σy (n·(n − 1) times the covariance; the same for S_xx and
+    S_yy), index = 100·S_xy / sqrt(S_xx·S_yy) and efficiency = 100·S_xy / S_max, where
+    S_max is S_xy with x and y each sorted and paired lowest with lowest. n = 9.
+
+    Q1: x = 1 1 1 1 0 1 0 0 0, rest y = 2 2 1 1 2 0 1 0 0.
+        Σx = 5, Σy = 9, Σxy = 2+2+1+1 = 6, Σx² = 5, Σy² = 4+4+1+1+4+1 = 15.
+        S_xy = 54 − 45 = 9, S_xx = 45 − 25 = 20, S_yy = 135 − 81 = 54.
+        index = 900 / sqrt(1080) = 27.39.
+        sorted y = 0 0 0 1 1 1 2 2 2; the five 1s of x meet 1 1 2 2 2: Σ = 8,
+        S_max = 72 − 45 = 27, efficiency = 900 / 27 = 33.33.
+    Q2: x = 1 1 0 0 1 0 1 0 0, y = 2 2 2 2 1 1 0 0 0.
+        Σx = 4, Σy = 10, Σxy = 2+2+1 = 5, Σx² = 4, Σy² = 16+1+1 = 18.
+        S_xy = 45 − 40 = 5, S_xx = 36 − 16 = 20, S_yy = 162 − 100 = 62.
+        index = 500 / sqrt(1240) = 14.20.
+        sorted y = 0 0 0 1 1 2 2 2 2; the four 1s meet 2 2 2 2: Σ = 8,
+        S_max = 72 − 40 = 32, efficiency = 500 / 32 = 15.625 (not dubious: 15 or more).
+    Q3: x = 1 1 1 1 1 0 0 0 0, y = 2 2 1 1 1 1 1 0 0.
+        Σx = 5, Σy = 9, Σxy = 2+2+1+1+1 = 7, Σx² = 5, Σy² = 4+4+1+1+1+1+1 = 13.
+        S_xy = 63 − 45 = 18, S_xx = 20, S_yy = 117 − 81 = 36.
+        index = 1800 / sqrt(720) = 67.08; the pairs are already in the best order
+        (S_max = 18), efficiency = 100.
     """
-    totals = [3, 3, 2, 2, 2, 1, 1, 0, 0]
-    q1 = [1, 1, 1, 1, 0, 1, 0, 0, 0]
-    q2 = [1, 1, 0, 0, 1, 0, 1, 0, 0]
-    q3 = [1, 1, 1, 1, 1, 0, 0, 0, 0]
-    d = results.discrimination_index
-    assert d(list(zip(totals, q1, strict=True))) == pytest.approx(13 / 18)
-    assert d(list(zip(totals, q2, strict=True))) == pytest.approx(11 / 18)
-    assert d(list(zip(totals, q3, strict=True))) == pytest.approx(1.0)
-    kind = [t / 3 for t in totals]
-    assert d(list(zip(totals, kind, strict=True))) == pytest.approx(7 / 9)
-    # The order of the learners does not matter, nor who wins a tie.
-    shuffled = list(zip(totals, q1, strict=True))[::-1]
-    assert d(shuffled) == pytest.approx(13 / 18)
+    q1, q2, q3 = (results.discrimination(rest_of_test(NINE, p)) for p in range(3))
+    assert q1.index == pytest.approx(900 / math.sqrt(1080))
+    assert round(q1.index, 3) == 27.386
+    assert q1.efficiency == pytest.approx(100 / 3)
+    assert q2.index == pytest.approx(500 / math.sqrt(1240))
+    assert round(q2.index, 3) == 14.199
+    assert q2.efficiency == pytest.approx(15.625)
+    assert q3.index == pytest.approx(1800 / math.sqrt(720))
+    assert round(q3.index, 3) == 67.082
+    assert q3.efficiency == pytest.approx(100.0)
+    assert not (q1.dubious or q2.dubious or q3.dubious)
+    # The order of the learners does not matter.
+    assert results.discrimination(rest_of_test(NINE[::-1], 0)) == q1
 
 
-def test_ties_share_the_places_left():
-    # Two places; the best (5) takes one, the three tied at 4 share the other.
-    assert results.third_sum([(5, 1), (4, 1), (4, 0), (4, 0)], 2) == pytest.approx(1 + 1 / 3)
-    assert results.third_sum([(5, 1), (4, 1)], 0) == 0
-    assert results.third_sum([(5, 1)], 3) == 1  # fewer learners than places
-    result = doctest.run_docstring_examples(results.third_sum, {}, verbose=False)
-    assert result is None
+# Two kinds, alternating: Q1 and Q3 Weis value, Q2 and Q4 Stöck (1 = right).
+SIX = [
+    [1, 1, 1, 0],  # A  total 3
+    [1, 1, 1, 1],  # B  4
+    [1, 0, 1, 0],  # C  2
+    [0, 1, 0, 1],  # D  2
+    [0, 0, 1, 1],  # E  2
+    [0, 0, 0, 1],  # F  1
+]
 
 
-def test_discrimination_extremes_and_small_classes():
-    d = results.discrimination_index
-    # Six learners is the least: a third of two.
-    perfect = [(3, 1), (3, 1), (2, 1), (1, 0), (0, 0), (0, 0)]
-    assert d(perfect) == 1.0
-    assert d([(t, 1 - i) for t, i in perfect]) == -1.0  # only the weak get it right
-    assert d([(t, 1) for t, _i in perfect]) == 0.0  # everybody right: it tells nothing
-    assert d(perfect[:5]) is None  # five learners: "too few"
-    assert d([]) is None
-    # Ten learners: thirds of three, the middle four left out.
-    ten = [(9 - k, 1 if k < 3 else 0) for k in range(10)]
-    assert d(ten) == 1.0
-    assert results.MIN_LEARNERS == 6
+def test_a_question_the_weak_get_right_is_dubious_worked_by_hand():
+    """Q4 of SIX: x = 0 1 0 1 1 1, rest y = 3 3 2 1 1 0. n = 6.
+    Σx = 4, Σy = 10, Σxy = 3+1+1 = 5, Σx² = 4, Σy² = 9+9+4+1+1 = 24.
+    S_xy = 30 − 40 = −10, S_xx = 24 − 16 = 8, S_yy = 144 − 100 = 44.
+    index = −1000 / sqrt(352) = −53.30.
+    sorted y = 0 1 1 2 3 3; the four 1s meet 1 2 3 3: Σ = 9, S_max = 54 − 40 = 14,
+    efficiency = −1000 / 14 = −71.43: below 15, dubious.
+
+    Q1: x = 1 1 1 0 0 0, y = 2 3 1 2 2 1: Σx = 3, Σy = 11, Σxy = 6, Σx² = 3, Σy² = 23;
+    S_xy = 36 − 33 = 3, S_xx = 9, S_yy = 138 − 121 = 17; index = 300 / sqrt(153) = 24.25;
+    sorted y = 1 1 2 2 2 3, top three 2+2+3 = 7, S_max = 42 − 33 = 9, efficiency 33.33.
+    """
+    q4 = results.discrimination(rest_of_test(SIX, 3))
+    assert q4.index == pytest.approx(-1000 / math.sqrt(352))
+    assert round(q4.index, 3) == -53.300
+    assert q4.efficiency == pytest.approx(-1000 / 14) and q4.dubious
+    q1 = results.discrimination(rest_of_test(SIX, 0))
+    assert q1.index == pytest.approx(300 / math.sqrt(153))
+    assert round(q1.index, 3) == 24.254
+    assert q1.efficiency == pytest.approx(100 / 3) and not q1.dubious
+
+
+def test_dubious_below_15_as_moodle():
+    assert results.DUBIOUS_BELOW == 15
+    assert results.Discrimination(index=10.0, efficiency=14.99).dubious
+    assert not results.Discrimination(index=10.0, efficiency=15.0).dubious
+    assert results.Discrimination(index=-5.0, efficiency=-7.0).dubious
+    assert not results.Discrimination(index=None, efficiency=None).dubious  # blank: no flag
+
+
+def test_zero_variance_gives_blank_not_zero():
+    d = results.discrimination
+    blank = results.Discrimination(index=None, efficiency=None)
+    everybody_right = [(1, 2), (1, 0), (1, 1), (1, 2)]
+    nobody_right = [(0, 2), (0, 0), (0, 1), (0, 2)]
+    same_rest = [(1, 2), (0, 2), (1, 2), (0, 2)]  # every learner 2 on the rest
+    assert d(everybody_right) == d(nobody_right) == d(same_rest) == blank
+    assert d([(1, 2)]) == d([]) == blank  # fewer than two learners
+    assert d([(1, 1), (0, 0)]).index == pytest.approx(100.0)  # two: Moodle computes it
+
+
+def test_doctests_of_the_statistics():
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner()
+    tests = [
+        t
+        for obj in (
+            results.discrimination,
+            results.chance_spread,
+            results.Discrimination,
+            results.percent_text,
+            csv_export.two_places,
+        )
+        for t in finder.find(obj)
+    ]
+    assert sum(len(t.examples) for t in tests) == 9  # every example above ran
+    for test in tests:
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def test_percent_text_for_the_page():
+    with translation.override("de"):
+        assert results.percent_text(-9.94) == "\N{MINUS SIGN}9,9\N{NO-BREAK SPACE}%"
+        assert results.percent_text(15.625) == "15,6\N{NO-BREAK SPACE}%"  # half up
+    with translation.override("en"):
+        assert results.percent_text(0.04) == "0.0\N{NO-BREAK SPACE}%"
+
+
+def old_thirds_index(rows, position):
+    """The index the site showed before (thirds of the learners ranked by a total that
+    includes the item; ties broken by order): kept here only to show that the
+    simulation below would have caught it."""
+    n = len(rows) // 3
+    ranked = sorted(rows, key=sum, reverse=True)
+    return (sum(r[position] for r in ranked[:n]) - sum(r[position] for r in ranked[-n:])) / n
+
+
+@pytest.mark.parametrize(("questions", "assignments"), [(4, 250), (20, 50)])
+def test_coin_flip_answers_find_no_discrimination(questions, assignments):
+    """30 learners answering every question by coin flip, 1,000 questions in all
+    (seeded: the same draws every run). No question can tell anybody apart, so:
+
+    - the index spreads around 0 with a standard deviation of 100 / sqrt(29) = 18.6
+      (:func:`chance_spread`); mean within ±3: the standard error of a mean of 1,000
+      values is 18.6 / sqrt(1000) = 0.6, so ±3 is five of them;
+    - the share at 30 or more is P(Z ≥ 30 / 18.6 = 1.61), about 5.4 % (the review
+      counted 6 % with Moodle's index); bound 10 %, six binomial standard errors
+      (0.7 %) above;
+    - the spread is the chance spread within 10 % (its standard error is about 2 %);
+    - most questions are dubious (efficiency below 15); about 73 % in trials with other
+      seeds, bound 50 %.
+    The old index gave 90 % of 4-question items 0.3 or more: the bounds would catch it.
+    """
+    rng = random.Random(20261204 + questions)
+    found, old = [], []
+    for _ in range(assignments):
+        rows = [[rng.randint(0, 1) for _q in range(questions)] for _l in range(30)]
+        for position in range(questions):
+            found.append(results.discrimination(rest_of_test(rows, position)))
+            old.append(old_thirds_index(rows, position))
+    indices = [d.index for d in found if d.index is not None]
+    assert len(indices) >= 990  # a question all right or all wrong is 2 in 10^9
+    spread = results.chance_spread(30)
+    assert spread == pytest.approx(100 / math.sqrt(29))
+    assert abs(statistics.mean(indices)) < 3
+    assert sum(i >= 30 for i in indices) / len(indices) < 0.10
+    assert statistics.pstdev(indices) == pytest.approx(spread, rel=0.10)
+    assert sum(d.dubious for d in found) / len(found) > 0.50
+    if questions == 4:
+        assert sum(o >= 0.3 for o in old) / len(old) > 0.5  # what the test guards against
 
 
 def test_facility_and_mistake_rules():
@@ -152,7 +267,9 @@ FIRST_ATTEMPTS = {
 }
 
 
-def attempt(learner, assignment, picks, *, number=1, submitted=True, seeds=(0, 1, 2)):
+def attempt(
+    learner, assignment, picks, *, number=1, submitted=True, seeds=(0, 1, 2), kinds=("weis_value",)
+):
     now = timezone.now()
     quiz = Quiz.objects.create(
         learner=learner,
@@ -167,7 +284,7 @@ def attempt(learner, assignment, picks, *, number=1, submitted=True, seeds=(0, 1
         QuizQuestion.objects.create(
             quiz=quiz,
             position=position,
-            kind="weis_value",
+            kind=kinds[position % len(kinds)],
             seed=seeds[position],
             question=QUESTION,
             shown_at=now - timedelta(seconds=30),
@@ -233,7 +350,11 @@ def test_item_analysis_of_nine_learners(nine_learners, weis_lesson, in_english):
     [kind] = items.by_kind
     assert (kind.kind, kind.number, kind.learners, kind.questions) == ("weis_value", None, 9, 27)
     assert (kind.right, kind.unanswered, kind.facility) == (14, 3, 52)
-    assert kind.discrimination == pytest.approx(7 / 9)
+    assert kind.facility_exact == pytest.approx(100 * 14 / 27)
+    # Every question is of this kind: no rest of the test to compare it with.
+    assert kind.whole_test and kind.discrimination == results.NO_DISCRIMINATION
+    assert (kind.index, kind.efficiency, kind.dubious) == (None, None, False)
+    assert kind.blank_reason == "whole test"
     # Every mistake picked, with its share of the 27 questions; 5 and 5 tie, by name.
     assert [(w.mistake, w.count, w.share) for w in kind.wrong] == [
         ("card_points_counted", 5, 19),
@@ -259,7 +380,11 @@ def test_item_analysis_of_nine_learners(nine_learners, weis_lesson, in_english):
         (4, 1, 44),
         (5, 2, 56),
     ]
-    assert [q.discrimination for q in (q1, q2, q3)] == pytest.approx([13 / 18, 11 / 18, 1.0])
+    # As worked by hand in test_moodle_index_and_efficiency_on_nine_learners_worked_by_hand.
+    assert [q.index for q in (q1, q2, q3)] == pytest.approx([27.386, 14.199, 67.082], abs=1e-3)
+    assert [q.efficiency for q in (q1, q2, q3)] == pytest.approx([100 / 3, 15.625, 100.0])
+    assert not any(q.dubious or q.whole_test or q.blank_reason for q in (q1, q2, q3))
+    assert (items.chance_spread, items.chance_spread_twice) == (35, 71)  # 100 / sqrt(8)
     # Every wrong choice the question offered, also the one nobody picked, worded.
     assert [(w.key, w.count, w.share, w.label) for w in q1.wrong] == [
         ("b", 3, 33, "50 points"),
@@ -277,7 +402,7 @@ def test_item_analysis_of_nine_learners(nine_learners, weis_lesson, in_english):
     assert q3.reteach.mistake == "card_points_counted"
 
 
-def test_too_few_learners_give_no_discrimination(school_class):
+def test_too_few_learners_give_no_discrimination(school_class, in_english):
     assignment = AssignmentFactory(
         school_class=school_class, kinds=["weis_value"], question_count=3, same_questions=True
     )
@@ -286,8 +411,107 @@ def test_too_few_learners_give_no_discrimination(school_class):
         attempt(learner, assignment, picks)
     items = analysis(assignment)
     assert items.learners == 5 and items.too_few
-    assert all(item.discrimination is None for item in items.items)
+    # Moodle would show figures from two learners on; with five, chance alone moves the
+    # index by 100 / sqrt(4) = 50, so the page says "too few" instead.
+    assert all(item.index is None and item.efficiency is None for item in items.items)
+    assert all(item.blank_reason in ("too few", "whole test") for item in items.items)
+    assert items.by_question[0].discrimination.index is not None  # computed, not shown
     assert items.by_kind[0].facility is not None
+
+
+def class_of(school_class, rows, kinds, *, same_questions=True):
+    """An assignment whose learners' first attempts are ``rows`` (1 = right; a wrong
+    answer picks "b")."""
+    assignment = AssignmentFactory(
+        school_class=school_class,
+        kinds=list(kinds),
+        question_count=len(rows[0]),
+        same_questions=same_questions,
+    )
+    for row in rows:
+        learner = MembershipFactory(school_class=school_class).learner
+        picks = "".join("R" if mark else "b" for mark in row)
+        attempt(learner, assignment, picks, seeds=tuple(range(len(row))), kinds=kinds)
+    return assignment
+
+
+def test_per_kind_compares_the_kind_with_the_other_kinds(school_class, in_english):
+    """SIX, two kinds: Weis value (Q1, Q3) against Stöck (Q2, Q4), each the other's rest.
+
+    Weis value right per learner w = 2 2 2 0 1 0, Stöck s = 1 2 0 2 1 1. n = 6.
+    Σw = 7, Σs = 7, Σws = 2+4+1 = 7, Σw² = 4+4+4+1 = 13, Σs² = 1+4+4+1+1 = 11.
+    S_ws = 42 − 49 = −7, S_ww = 78 − 49 = 29, S_ss = 66 − 49 = 17.
+    index = −700 / sqrt(493) = −31.53 (the same for both kinds: a correlation).
+    Best order: w sorted 0 0 1 2 2 2, s sorted 0 1 1 1 2 2: Σ = 1+2+4+4 = 11,
+    S_max = 66 − 49 = 17, efficiency = −700 / 17 = −41.18 for both: dubious.
+    """
+    items = analysis(class_of(school_class, SIX, ["weis_value", "stoeck"]))
+    weis, stoeck = items.by_kind
+    assert items.two_kinds
+    assert (weis.kind, stoeck.kind) == ("weis_value", "stoeck")
+    for kind in (weis, stoeck):
+        assert not kind.whole_test and kind.blank_reason == ""
+        assert kind.index == pytest.approx(-700 / math.sqrt(493))
+        assert round(kind.index, 3) == -31.526
+        assert kind.efficiency == pytest.approx(-700 / 17) and kind.dubious
+    # Per question, the rest of the test holds both kinds (worked by hand above).
+    q1, _q2, _q3, q4 = items.by_question
+    assert q1.index == pytest.approx(300 / math.sqrt(153)) and not q1.dubious
+    assert q4.index == pytest.approx(-1000 / math.sqrt(352)) and q4.dubious
+
+
+def test_a_dubious_question_on_the_page(client, teacher, school_class):
+    assignment = class_of(school_class, SIX, ["weis_value", "stoeck"])
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    client.force_login(teacher)
+    html = client.get(
+        reverse("classroom:assignment_results", args=[assignment.pk])
+    ).content.decode()
+    # Q4 (worked by hand above): −53.30 and −71.43, flagged; the kinds −31.53 and −41.18.
+    figure = '<span class="figure">\N{MINUS SIGN}{}\N{NO-BREAK SPACE}%</span>'
+    assert figure.replace("{}", "53,3") in html
+    assert figure.replace("{}", "71,4") + ' <strong class="dubious">fragwürdig</strong>' in html
+    assert figure.replace("{}", "41,2") + ' <strong class="dubious">fragwürdig</strong>' in html
+    assert "Unter 15 % ist das Item als" in html  # the help names Moodle's threshold
+    assert "Bei zwei Fragenarten ist jede der übrige Test der anderen" in html
+    # 100 / sqrt(5) = 44.7, twice 89.4.
+    assert "Bei den 6 hier gezählten Lernenden streut" in html
+    assert "um etwa ±45 um 0" in html and "Werte bis etwa ±89" in html
+
+
+def test_per_kind_alone_is_the_whole_test_even_without_same_questions(school_class, in_english):
+    rows = [row[:2] for row in SIX]
+    items = analysis(class_of(school_class, rows, ["stoeck"], same_questions=False))
+    [kind] = items.by_kind
+    assert items.by_question == []
+    assert kind.whole_test and kind.index is None and kind.blank_reason == "whole test"
+
+
+def test_blank_reasons_when_nothing_varies(school_class, in_english):
+    # Q1 everybody right, Q2 nobody right, Q3 varies but the rest (Q1 + Q2) is 1 for all.
+    rows = [[1, 0, k % 2] for k in range(6)]
+    q1, q2, q3 = analysis(class_of(school_class, rows, ["weis_value"])).by_question
+    assert [q.blank_reason for q in (q1, q2, q3)] == ["all right", "none right", "no spread"]
+    assert all(q.index is None and q.efficiency is None and not q.dubious for q in (q1, q2, q3))
+
+
+def test_a_class_answering_by_coin_flip_finds_no_discrimination(school_class, in_english):
+    """The whole way from stored answers: 30 learners, 20 questions of two kinds, each
+    answered right with probability 1/2 (seeded). With 20 questions the expected count
+    at 30 or more is 20 × 5.4 % = 1.1; at most 4 (a seed giving 5 or more has odds of
+    about 1 in 200). The mean of 20 indices has a standard error of about
+    18.6 / sqrt(20) = 4.2; bound ±12 (nearly three of them)."""
+    rng = random.Random(7)
+    rows = [[rng.randint(0, 1) for _q in range(20)] for _l in range(30)]
+    items = analysis(class_of(school_class, rows, ["weis_value", "stoeck"]))
+    assert items.learners == 30 and len(items.by_question) == 20
+    indices = [q.index for q in items.by_question]
+    assert None not in indices
+    assert sum(i >= 30 for i in indices) <= 4
+    assert abs(statistics.mean(indices)) < 12
+    # The same figures as the statistics computed straight from the marks.
+    assert indices == [results.discrimination(rest_of_test(rows, p)).index for p in range(20)]
+    assert items.chance_spread == 19  # 100 / sqrt(29) = 18.6
 
 
 def test_per_question_needs_the_same_questions(nine_learners, school_class):
@@ -324,15 +548,32 @@ def test_results_page_shows_the_item_analysis(english, teacher, nine_learners, w
     url = reverse("classroom:assignment_results", args=[nine_learners.pk])
     html = english.get(url).content.decode()
     assert "Item analysis" in html
-    assert "0.72" in html and "0.61" in html and "0.78" in html and "1.00" in html
+    # Q1-Q3: index and efficiency with one decimal; the kind is the whole test.
+    for figure in ("27.4", "33.3", "14.2", "15.6", "67.1", "100.0"):
+        assert f'<span class="figure">{figure}\N{NO-BREAK SPACE}%</span>' in html
+    assert "whole test" in html and "dubious</strong>" not in html.split("Per question kind")[1]
+    assert (
+        'Discrimination index and efficiency: <span class="blank-reason">whole test</span>'
+    ) in html
     translation.activate("en")
     assert "Facility 56 % (5 of 9 right)" in html
+    assert (
+        'Discrimination index&nbsp;<span class="figure">27.4\N{NO-BREAK SPACE}%</span> · '
+        'Discriminative efficiency&nbsp;<span class="figure">33.3\N{NO-BREAK SPACE}%</span>'
+    ) in html
+    # The help gives the chance spread for the nine learners counted: 100 / sqrt(8).
+    assert "by about ±35 (one standard deviation)" in html and "about ±71" in html
     assert "“150 points”" in html  # the distractor nobody picked is listed
     assert mistake_text("three_of_a_kind_counted") in html
     assert reverse("lessons:detail", args=["weis"]) + "#sequences" in html
     assert reverse("classroom:assignment_items_csv", args=[nine_learners.pk]) in html
     # Each figure is explained.
-    for term in ("Facility</strong>", "Discrimination</strong>", "Reteach</strong>"):
+    for term in (
+        "Facility</strong>",
+        "Discrimination index</strong>",
+        "Discriminative efficiency</strong>",
+        "Reteach</strong>",
+    ):
         assert term in html
     # The bar per kind is a picture with a text equivalent.
     assert 'id="kind-bars"' in html and 'role="img"' in html
@@ -345,18 +586,27 @@ def test_numbers_are_formatted_for_the_locale(client, teacher, nine_learners):
     html = client.get(
         reverse("classroom:assignment_results", args=[nine_learners.pk])
     ).content.decode()
-    assert "Trennschärfe" in html and "0,72" in html and "0.72" not in html
+    assert "Trennschärfe" in html and "27,4\N{NO-BREAK SPACE}%" in html and "27.4" not in html
+    assert "ganzer Test" in html
 
 
 def test_too_few_on_the_page(english, teacher, school_class):
-    assignment = AssignmentFactory(school_class=school_class, kinds=["weis_value"])
-    learner = MembershipFactory(school_class=school_class).learner
-    attempt(learner, assignment, "RbRR", seeds=(0, 1, 2, 3))
+    # Five learners of SIX: Moodle's figures exist but the page shows "too few".
+    assignment = class_of(school_class, SIX[:5], ["weis_value", "stoeck"])
     english.force_login(teacher)
     html = english.get(
         reverse("classroom:assignment_results", args=[assignment.pk])
     ).content.decode()
-    assert "too few" in html
+    # Two kinds and four questions: two figures each in the table, one on the card.
+    assert html.count('<span class="blank-reason">too few</span>') == (2 + 4) * 3
+    assert "with fewer than 6 learners counted it would mostly show chance" in html
+    english.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    html = english.get(
+        reverse("classroom:assignment_results", args=[assignment.pk])
+    ).content.decode()
+    assert "Mit weniger als 6 gezählten Lernenden zeigte er vor allem den Zufall" in html
+    assert html.count('<span class="blank-reason">zu wenige</span>') == 18
+    assert "dubious</strong>" not in html.split('id="items-kinds"')[1]
 
 
 def read_csv(response):
@@ -379,7 +629,9 @@ def test_item_analysis_csv(english, teacher, nine_learners, weis_lesson):
         "Questions counted",
         "Right",
         "Facility (%)",
-        "Discrimination index",
+        "Discrimination index (%)",
+        "Discriminative efficiency (%)",
+        "Dubious (efficiency below 15 %)",
         "Outcome",
         "Choice",
         "Mistake",
@@ -393,17 +645,19 @@ def test_item_analysis_csv(english, teacher, nine_learners, weis_lesson):
     # The kind: two mistakes and "not answered"; each question: three choices and it.
     assert len(body) == 3 + 3 * 4
     kind = body[0]
-    assert kind[:8] == [
+    assert kind[:10] == [
         "Weis value of a hand",
         "",
         "Weis value of a hand",
         "9",
         "27",
         "14",
-        "52",
-        "0.78",
+        "51.85",  # 14 / 27
+        "whole test",
+        "whole test",
+        "",
     ]
-    assert kind[8:14] == [
+    assert kind[10:16] == [
         "wrong choice",
         "100 points",
         "card_points_counted",
@@ -411,17 +665,20 @@ def test_item_analysis_csv(english, teacher, nine_learners, weis_lesson):
         "5",
         "19",
     ]
-    assert kind[14] == "R5.1"
-    assert kind[15] == "http://testserver/lessons/weis/#sequences"
-    assert body[2][8:14] == ["not answered", "", "", "", "3", "11"]
+    assert kind[16] == "R5.1"
+    assert kind[17] == "http://testserver/lessons/weis/#sequences"
+    assert body[2][10:16] == ["not answered", "", "", "", "3", "11"]
     q1 = [row for row in body if row[1] == "1"]
-    assert [(row[9], row[12], row[13]) for row in q1] == [
+    assert [(row[11], row[14], row[15]) for row in q1] == [
         ("50 points", "3", "33"),
         ("100 points", "1", "11"),
         ("150 points", "0", "0"),
         ("", "0", "0"),
     ]
-    assert q1[0][7] == "0.72" and q1[0][0] == "Q1 · Weis value of a hand"
+    assert q1[0][0] == "Q1 · Weis value of a hand"
+    assert q1[0][6:10] == ["55.56", "27.39", "33.33", "no"]  # 5 / 9; worked by hand above
+    q2 = next(row for row in body if row[1] == "2")
+    assert q2[6:10] == ["44.44", "14.20", "15.63", "no"]  # 15.625 rounds half up
 
 
 def test_item_analysis_csv_in_german_and_too_few(client, teacher, school_class):
@@ -429,10 +686,11 @@ def test_item_analysis_csv_in_german_and_too_few(client, teacher, school_class):
     attempt(
         MembershipFactory(school_class=school_class).learner, assignment, "RbRR", seeds=(0, 1, 2, 3)
     )
+    few = class_of(school_class, SIX[:5], ["weis_value", "stoeck"])
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
     client.force_login(teacher)
     rows = read_csv(client.get(reverse("classroom:assignment_items_csv", args=[assignment.pk])))
-    assert rows[0][:8] == [
+    assert rows[0][:10] == [
         "Item",
         "Frage",
         "Fragenart",
@@ -440,9 +698,13 @@ def test_item_analysis_csv_in_german_and_too_few(client, teacher, school_class):
         "Gezählte Fragen",
         "Richtig",
         "Lösungsquote (%)",
-        "Trennschärfe-Index",
+        "Trennschärfe-Index (%)",
+        "Trenneffizienz (%)",
+        "Fragwürdig (Effizienz unter 15 %)",
     ]
-    assert rows[1][7] == "zu wenige"
+    assert rows[1][6:10] == ["75.00", "ganzer Test", "ganzer Test", ""]  # 3 of 4 right
+    rows = read_csv(client.get(reverse("classroom:assignment_items_csv", args=[few.pk])))
+    assert {tuple(row[7:10]) for row in rows[1:]} == {("zu wenige", "zu wenige", "")}
 
 
 def test_item_analysis_csv_access(client, teacher, nine_learners, school_class):

@@ -18,7 +18,7 @@ from teaching import mastery
 from teaching.generators import KINDS, generate
 from tests.factories import LearnerFactory, LessonFactory, TeacherFactory
 from tutor.lessons.models import Lesson
-from tutor.lessons.questions import plan_questions
+from tutor.lessons.questions import plan_for
 from tutor.lessons.render import heading_anchor, sections, with_heading_ids
 from tutor.lessons.selectors import lessons_for, rule_links
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
@@ -143,66 +143,66 @@ def visitor_form(html):
 
 def visitor_answer(token, kind, slug="stoeck"):
     """The right answer of a visitor's question, worked out the way the server does."""
-    from tutor.lessons.questions import plan_for, read_visitor_token, visitor_question
+    from tutor.lessons.questions import read_visitor_token, visitor_question
 
-    lessons = [(les.position, les.rules) for les in Lesson.objects.all()]
-    lesson = Lesson.objects.get(slug=slug)
-    plan = plan_for(lessons, lesson.position)
+    plan = plan_for(slug)
     _kind, nonce = read_visitor_token(token, slug, plan)
     return right_and_wrong(visitor_question(slug, kind, nonce, plan).to_dict())
 
 
-# --- Which questions a lesson gets ---------------------------------------------------
+# --- Which questions a lesson gets (tests/tutor/test_lesson_aims.py: the real course) --
 
 
 def test_questions_are_aimed_at_the_lessons_rules():
-    plan = plan_questions(frozenset({"R6.3"}), frozenset())
+    plan = plan_for("stoeck")
     assert plan.kinds == ("stoeck",)
     rng = random.Random(5)
     for _ in range(10):
-        question = generate("stoeck", plan.pick_seed("stoeck", rng), plan.rules)
-        assert "R6.3" in question.rules_tested
+        question = plan.draw("stoeck", rng).question
+        assert set(question.rules_tested) & {"R6.1", "R6.2", "R6.3", "R6.4", "R6.4a", "R6.5"}
 
 
 def test_questions_avoid_rules_taught_only_later():
     """Lesson 07 (announcing) comes before the ladder (R5.5) and who writes (R5.6)."""
-    plan = plan_questions(frozenset({"R5.4", "R5.7"}), frozenset({"R5.5", "R5.6"}))
-    assert plan.kinds == ("weis_value",)
+    plan = plan_for("announcing-weis")
+    assert plan.kinds == ("weis_value", "announce")
     rng = random.Random(7)
-    for _ in range(10):
-        tested = generate("weis_value", plan.pick_seed("weis_value", rng)).rules_tested
+    for kind in plan.kinds * 5:
+        tested = plan.draw(kind, rng).question.rules_tested
         assert "R5.4" in tested and not {"R5.5", "R5.6"} & set(tested)
 
 
 def test_at_most_two_kinds_and_the_ladder_first_for_the_ladder_lesson():
-    plan = plan_questions(frozenset({"R5.5"}), frozenset({"R5.6"}))
+    plan = plan_for("comparison-ladder")
     assert plan.kinds[0] == "ladder_step" and len(plan.kinds) <= 2
 
 
 def test_factor_lesson_uses_a_rule_set_that_has_factors():
-    plan = plan_questions(frozenset({"R4.5"}), frozenset())
-    assert plan.preset == "swisslos-2500" and plan.kinds
+    plan = plan_for("factors")
+    assert plan.rules.preset_name() == "swisslos-2500" and plan.kinds
     rng = random.Random(3)
     for kind in plan.kinds:
-        assert "R4.5" in generate(kind, plan.pick_seed(kind, rng), plan.rules).rules_tested
+        drawn = plan.draw(kind, rng)
+        assert drawn.rules.preset_name() == "swisslos-2500"
+        assert "R4.5" in drawn.question.rules_tested
 
 
 def test_r1_3_r2_cards_and_table_lessons_ask_about_puur_nell_and_the_players():
     """Lesson 01 asks which card is the Puur or the Nell, lesson 02 about the players."""
     rng = random.Random(11)
-    for own, tested in (
-        ({"R1.1", "R1.2", "R1.3"}, {"R1.3"}),
-        ({"R2.1", "R2.2", "R2.3", "R2.4"}, {"R2.1", "R2.2", "R2.3"}),
+    for slug, tested in (
+        ("cards", {"R1.3"}),
+        ("table-and-contracts", {"R2.1", "R2.2", "R2.3"}),
     ):
-        plan = plan_questions(frozenset(own), frozenset({"R3.6", "R5.5"}))
+        plan = plan_for(slug)
         assert plan.kinds == ("basics",)
         for _ in range(10):
-            question = generate("basics", plan.pick_seed("basics", rng), plan.rules)
+            question = plan.draw("basics", rng).question
             assert set(question.rules_tested) <= tested
 
 
-def test_a_lesson_whose_rules_no_kind_tests_gets_no_question():
-    assert plan_questions(frozenset({"R1.1", "R1.2", "R2.4"}), frozenset()).kinds == ()
+def test_a_lesson_without_aims_gets_no_question():
+    assert plan_for("deck").kinds == ()
 
 
 def test_lesson_without_a_kind_shows_no_question_but_links_to_practice(client, mini_course):
@@ -542,16 +542,17 @@ def real_course(db):
     load_course()
 
 
-def test_real_course_questions_test_their_lessons_rules(real_course):
-    from tutor.lessons.questions import plan_for
-
-    lessons = [(les.position, les.rules) for les in Lesson.objects.all()]
-    rng = random.Random(11)
+def test_real_course_questions_test_their_lessons_rules(client, real_course):
+    """A learner's first visit stores one question per planned kind, each testing one of
+    the lesson's own rules (50 draws per lesson: tests/tutor/test_lesson_aims.py)."""
+    learner = LearnerFactory()
+    client.force_login(learner)
     for lesson in Lesson.objects.all():
-        plan = plan_for(lessons, lesson.position)
-        for kind in plan.kinds:
-            question = generate(kind, plan.pick_seed(kind, rng), plan.rules)
-            assert set(question.rules_tested) & set(lesson.rules), (lesson.slug, kind)
+        client.get(lesson_url(lesson.slug))
+        stored = lesson_quiz(learner, lesson.slug).questions.all()
+        assert [q.kind for q in stored] == list(plan_for(lesson.slug).kinds), lesson.slug
+        for question in stored:
+            assert set(question.question["rules_tested"]) & set(lesson.rules), lesson.slug
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

@@ -167,6 +167,63 @@ def test_rule_references_become_links(client, tiny_course):
     assert f'href="{reverse("lessons:rules")}#R5.2"' in html
 
 
+def test_r5_4a_and_r5_4b_are_indexed_in_rule_order_and_linked(client, tiny_course):
+    from tutor.lessons.rule_index import rule_sort_key
+
+    assert {"R5.4a", "R5.4b"} <= set(RULE_TITLES)
+    assert sorted(["R5.5", "R5.4b", "R5.4", "R5.4a"], key=rule_sort_key) == [
+        "R5.4",
+        "R5.4a",
+        "R5.4b",
+        "R5.5",
+    ]
+    for path in tiny_course.glob("*.md"):
+        text = path.read_text().replace('rules = ["R5.2"]', 'rules = ["R5.2", "R5.4b"]')
+        path.write_text(text.replace("[R5.2].", "[R5.2]; a silent player [R5.4b]."))
+    load_course(tiny_course)
+    html = client.get(reverse("lessons:detail", args=["low-quads"])).content.decode()
+    assert f'href="{reverse("lessons:rules")}#R5.4b"' in html
+
+
+def test_box_for_the_curious_folds_prose_and_examples(client, tiny_course):
+    """A <details class="curious"> box may hold Markdown and live examples; its lines
+    pass through, the Markdown inside is converted, and the example renders inside."""
+    for path in tiny_course.glob("*.md"):
+        text = path.read_text()
+        text = text.replace(
+            "```jass melds",
+            '<details class="curious">\n<summary>For the curious</summary>\n\n'
+            "*W-EN* reads it otherwise.\n\n```jass melds",
+        )
+        path.write_text(text + "\nAfter the box.\n\n</details>\n\nOutside again.\n")
+    load_course(tiny_course)
+    set_language(client, "en")
+    html = client.get(reverse("lessons:detail", args=["low-quads"])).content.decode()
+    box = html.index('<details class="curious"><summary>For the curious</summary>')
+    figure = html.index('<figure class="example example--melds">')
+    end = html.index("</details>", figure)
+    assert box < html.index("<p><em>W-EN</em> reads it otherwise.</p>") < figure < end
+    assert box < html.index("<p>After the box.</p>") < end < html.index("<p>Outside again.</p>")
+    assert "&lt;details" not in html and "<p><details" not in html
+
+
+def test_renumbered_lesson_keeps_its_row_and_its_readers(tiny_course, learner):
+    """Lessons are keyed by slug: renaming 01-low-quads to 03-low-quads moves the lesson
+    (position 3), keeps its row and who has read it, and a second load changes nothing."""
+    load_course(tiny_course)
+    lesson = Lesson.objects.get(slug="low-quads")
+    LessonRead.objects.create(user=learner, lesson=lesson)
+    for path in list(tiny_course.glob("01-*.md")):
+        path.rename(path.with_name(path.name.replace("01-", "03-")))
+    report = load_course(tiny_course)
+    assert (report.updated, report.created, report.deleted) == (["low-quads"], [], [])
+    moved = Lesson.objects.get()
+    assert (moved.pk, moved.position) == (lesson.pk, 3)
+    assert moved.texts.get(language="en").source_file == "03-low-quads.en.md"
+    assert LessonRead.objects.filter(user=learner, lesson=moved).exists()
+    assert load_course(tiny_course).unchanged == ["low-quads"]
+
+
 def test_mark_read_plain_and_htmx(client, learner, loaded):
     client.force_login(learner)
     slug = read_course()[0].slug

@@ -550,12 +550,12 @@ def test_query_count_does_not_grow_with_the_class(client, teacher, django_assert
 
 
 def test_make_demo_class(capsys):
-    call_command("make_demo_class", learners=3, assignments=2, seed=7, teacher="demo-lehrer")
+    call_command("make_demo_class", learners=3, assignments=2, seed=8, teacher="demo-lehrer")
     out = capsys.readouterr().out
     teacher = User.objects.get(username="demo-lehrer")
     assert teacher.role == Role.TEACHER and teacher.check_password("jass-demo-2026")
     school_class = SchoolClass.objects.get(teacher=teacher)
-    assert school_class.name == "Demo 3x2 (Seed 7)" and school_class.name in out
+    assert school_class.name == "Demo 3x2 (Seed 8)" and school_class.name in out
     learners = list(User.objects.filter(memberships__school_class=school_class))
     assert len(learners) == 3 and all(u.role == Role.LEARNER for u in learners)
     assert {"jürg", "zoë"} <= {u.username.split("-")[0] for u in learners}
@@ -594,11 +594,11 @@ def test_make_demo_class(capsys):
     results.assignment_results(assignments[0])  # the data reads back
 
     # Idempotent per class name; --replace builds it anew.
-    call_command("make_demo_class", learners=3, assignments=2, seed=7, teacher="demo-lehrer")
+    call_command("make_demo_class", learners=3, assignments=2, seed=8, teacher="demo-lehrer")
     assert "nothing done" in capsys.readouterr().out
     assert SchoolClass.objects.filter(teacher=teacher).count() == 1
     call_command(
-        "make_demo_class", learners=3, assignments=2, seed=7, teacher="demo-lehrer", replace=True
+        "make_demo_class", learners=3, assignments=2, seed=8, teacher="demo-lehrer", replace=True
     )
     assert SchoolClass.objects.filter(teacher=teacher).count() == 1
     assert not User.objects.filter(pk__in=[u.pk for u in learners]).exists()
@@ -647,10 +647,12 @@ def test_weakest_skill_and_who_needs_help(history, school_class):
     assert results.NEEDS_HELP_BELOW == 0.5 and grid.needs_help_percent == 50
     assert [s.skill for s in grid.unpractised] == [
         "basics",
+        "announce",
         "who_writes",
         "ladder_step",
         "stoeck",
         "target",
+        "jasstafel",
     ]
 
 

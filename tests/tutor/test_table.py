@@ -22,7 +22,9 @@ from django.urls import reverse
 from rules_core import DECK
 from teaching.table import (
     FOCUSES,
+    REFUSALS,
     Scenario,
+    TableError,
     build_scenario,
     learner_view,
     referee,
@@ -328,14 +330,24 @@ def test_two_requests_racing_on_the_same_count_store_one_move(learner):
     assert round_.move_count == 1 and len(round_.moves) == 1
 
 
-def test_a_round_takes_no_more_than_max_moves(learner):
+def test_a_round_takes_no_more_than_max_moves(learner, monkeypatch):
+    """The cap counts cards, announcements, writes and the Jasstafel, not «Stöck!» on
+    its own; a call on its own right after another is refused."""
     round_ = TableRoundFactory(learner=learner, seed=2)
-    TableRound.objects.filter(pk=round_.pk).update(move_count=services.MAX_MOVES)
+    t = table(round_)
+    card = reference_move(t)
+    services.play_move(learner=learner, round_=round_, move=card, expected_count=0)
+    monkeypatch.setattr(services, "MAX_MOVES", 1)
+    with pytest.raises(services.MoveRefused, match="keine Züge mehr"):
+        move = reference_move(table(round_))
+        services.play_move(learner=learner, round_=round_, move=move, expected_count=1)
+    services.play_move(learner=learner, round_=round_, move={"stoeck": True}, expected_count=1)
+    with pytest.raises(services.MoveRefused, match="eben «Stöck!» gesagt") as refused:
+        services.play_move(learner=learner, round_=round_, move={"stoeck": True}, expected_count=2)
+    assert refused.value.refusal is None
     round_.refresh_from_db()
-    with pytest.raises(services.MoveRefused):
-        services.play_move(
-            learner=learner, round_=round_, move={"stoeck": True}, expected_count=services.MAX_MOVES
-        )
+    assert round_.move_count == 2 and round_.moves[-1] == {"stoeck": True}
+    assert services.counted_moves(round_.moves) == 1 and services.just_called(round_)
 
 
 # ---------------------------------------------------------------------------
@@ -451,7 +463,7 @@ def scripted(seed):
         if t.phase == "play":
             if r < 0.15:
                 return {"play": rng.choice(t.hand)}
-            if r < 0.22 and t.plays:
+            if r < 0.22 and t.plays and t.moves[-1:] != ({"stoeck": True},):
                 return {"stoeck": True}
             if r < 0.3:
                 move.pop("stoeck", None)
@@ -582,18 +594,98 @@ def stoeck_round(learner, seed=0):
     return TableRoundFactory(learner=learner, focus="stoeck", seed=seed)
 
 
-def test_the_stoeck_checkbox_is_offered_only_to_the_holder(client, learner):
+STOECK_BOX = 'name="stoeck" value="on"'
+STOECK_BUTTON = 'name="action" value="stoeck"'
+
+
+def _stoeck_offers(client, round_, policy=reference_move):
+    """Play the round out; for every page on the way: (phase, cards on the table,
+    last move a call on its own, «Stöck!» boxes, «Stöck!» buttons)."""
+    seen = []
+    t = table(round_)
+    while True:
+        html = client.get(url(round_)).content.decode()
+        alone = bool(t.moves) and t.moves[-1] == {"stoeck": True}
+        seen.append((t.phase, len(t.plays), alone, html.count(STOECK_BOX),
+                     html.count(STOECK_BUTTON)))  # fmt: skip
+        if t.phase == "done":
+            return seen
+        assert post(client, round_, policy(t)).status_code == 302
+        t = table(round_)
+
+
+def test_r6_4_stoeck_is_offered_to_every_learner_with_every_card_in_every_trump_contract(
+    client, learner
+):
+    """The holder calls on their own (R6.4), so the offer reminds nobody: holder or
+    not, the page offers «Stöck!» with every card and on its own once a card is on
+    the table, in every trump contract; in Obenabe and Undenufe (no Stöck, R6.1) never."""
     client.force_login(learner)
-    holder = stoeck_round(learner)
-    assert 'name="stoeck"' in client.get(url(holder)).content.decode()
-    pair = {"DK", "DQ", "HK", "HQ", "SK", "SQ", "CK", "CQ"}
-    for seed in range(20):
-        other = TableRoundFactory(learner=learner, focus="undenufe", seed=seed)
-        t = table(other)
-        if not pair & set(t.hand):
-            assert 'name="stoeck"' not in client.get(url(other)).content.decode()
-            return
-    raise AssertionError("no round without Stöck cards")  # pragma: no cover
+    holder = stoeck_round(learner, seed=2)
+    others = [TableRoundFactory(learner=learner, focus="target_stoeck", seed=seed)
+              for seed in range(2)]  # fmt: skip
+    no_trump = next(r for seed in range(20)
+                    if (r := TableRoundFactory(learner=learner, focus="weis", seed=seed))
+                    and scenario(r).contract in ("obenabe", "undenufe"))  # fmt: skip
+    for round_ in (holder, *others):
+        s = scenario(round_)
+        pair = {s.contract + "K", s.contract + "Q"}
+        assert (pair <= set(s.hands[s.seat])) == (round_ is holder)
+        for phase, plays, alone, boxes, buttons in _stoeck_offers(client, round_):
+            assert boxes == (phase == "play")
+            assert buttons == (phase != "done" and plays > 0 and not alone)
+    for phase, _plays, _alone, boxes, buttons in _stoeck_offers(client, no_trump):
+        assert (boxes, buttons) == (0, 0), phase
+
+
+def test_r6_4_a_call_by_a_non_holder_is_wrong_once_and_reveals_nothing(client, learner):
+    client.force_login(learner)
+    round_ = TableRoundFactory(learner=learner, focus="target_stoeck", seed=1)
+    t = table(round_)
+    while not t.plays or t.phase != "play":
+        post(client, round_, reference_move(t))
+        t = table(round_)
+    move = {**reference_move(t), "stoeck": True}
+    response = post(client, round_, move, htmx=True)
+    assert response.status_code == 200
+    j = table(round_).judgements[-1]
+    assert (j.kind, j.key, j.outcome, j.rule) == ("stoeck", "stoeck.not_holder", "wrong", "R6.4")
+    html = response.content.decode()
+    feedback = html[
+        html.index('id="feedback"') : html.index("</section>", html.index('id="feedback"'))
+    ]
+    assert "Du hältst nicht König und Ober im Trumpf zusammen" in feedback
+    assert "verdict--" not in feedback and "Spieler" not in feedback  # nobody named
+    # again, on its own: judged once (info), and a third call in a row is refused
+    response = post(client, round_, {"stoeck": True}, htmx=True)
+    j = table(round_).judgements[-1]
+    assert (j.key, j.outcome) == ("stoeck.repeated", "info")
+    assert "Du hast «Stöck!» schon gesagt" in response.content.decode()
+    count = table(round_).moves
+    response = post(client, round_, {"stoeck": True}, htmx=True)
+    assert response.status_code == 400
+    assert "Du hast eben «Stöck!» gesagt" in response.content.decode()
+    assert table(round_).moves == count
+
+
+def test_calls_on_their_own_cannot_make_a_round_unfinishable(client, learner, monkeypatch):
+    """A learner who says «Stöck!» on its own before every move still finishes a
+    round whose counted moves fill the cap exactly."""
+    client.force_login(learner)
+    plain = stoeck_round(learner, seed=4)
+    counted = len(play_out(client, plain).moves)
+    monkeypatch.setattr(services, "MAX_MOVES", counted)
+    round_ = stoeck_round(learner, seed=4)
+
+    def caller(t):
+        if t.plays and t.moves[-1:] != ({"stoeck": True},):
+            return {"stoeck": True}
+        return reference_move(t)
+
+    final = play_out(client, round_, caller)
+    assert final.phase == "done"
+    alone = sum(1 for m in final.moves if m == {"stoeck": True})
+    assert alone >= 9 and len(final.moves) - alone == counted
 
 
 def test_a_forgotten_stoeck_is_judged_wrong_and_a_late_call_too_late(client, learner):
@@ -751,3 +843,116 @@ def test_learner_factory_rounds_do_not_leak_between_learners():
     from tutor.table.selectors import open_rounds
 
     assert open_rounds(b) == [] and len(open_rounds(a)) == 1
+
+
+# ---------------------------------------------------------------------------
+# Refusals in the page's language (TableError codes)
+
+REFUSAL_PARAMS = {
+    "move": 0,
+    "card": "HK",
+    "hand": ["HK", "S6"],
+    "keys": ["play", "writes"],
+    "values": [20, 50, 100],
+    "wanted": "writes",
+    "waiting": "play",
+    "field": "team",
+    "focus": "poker",
+    "focuses": ["stoeck"],
+    "seed": 1,
+}
+
+
+def _refusing(code, monkeypatch):
+    """The referee refuses the next move with ``code`` (replays of the stored log
+    still work, so the page can be drawn)."""
+    real = services.referee
+
+    def referee_(scenario_, moves):
+        if len(moves) > 0:
+            raise TableError("an English reason nobody should read", code, REFUSAL_PARAMS)
+        return real(scenario_, moves)
+
+    monkeypatch.setattr(services, "referee", referee_)
+
+
+@pytest.mark.parametrize("code", REFUSALS)
+def test_a_german_page_shows_the_german_refusal_for_each_refusal_code(
+    client, learner, monkeypatch, code
+):
+    from django.utils.html import escape
+    from django.utils.translation import override
+
+    from tutor.table.presenters import REFUSAL_TEXTS, refusal_text
+
+    assert set(REFUSAL_TEXTS) == set(REFUSALS)
+    round_ = TableRoundFactory(learner=learner, seed=2)
+    client.force_login(learner)
+    _refusing(code, monkeypatch)
+    move = reference_move(table(round_))
+    for lang in ("de", "en"):
+        with override(lang):
+            text = refusal_text(code, REFUSAL_PARAMS, "swiss")
+        for htmx in (True, False):
+            response = post(client, round_, move, htmx=htmx, HTTP_ACCEPT_LANGUAGE=lang)
+            assert response.status_code == 400
+            html = response.content.decode()
+            prefix = {"de": "Der Tisch hat diesen Zug abgelehnt: ",
+                      "en": "The table refused this move: "}[lang]  # fmt: skip
+            assert escape(prefix + text) in html, (lang, text)
+            assert "an English reason" not in html
+    with override("de"):
+        german = refusal_text(code, REFUSAL_PARAMS, "swiss")
+    with override("en"):
+        assert refusal_text(code, REFUSAL_PARAMS, "swiss") != german
+    round_.refresh_from_db()
+    assert round_.move_count == 0
+
+
+def test_real_refusals_are_worded_in_german_with_their_card(client, learner):
+    client.force_login(learner)
+    round_ = TableRoundFactory(learner=learner, seed=2)
+    t = table(round_)
+    foreign = next(c for c in CODES if c not in t.hand)
+    html = post(client, round_, {"play": foreign}, htmx=True).content.decode()
+    assert f"{display_name(foreign, 'de', 'swiss')} ist nicht in deiner Hand." in html
+    html = post(client, round_, {"writes": {"team": 1, "points": 20}}, htmx=True).content.decode()
+    assert "Jetzt ist nicht der Moment für die Angabe, wer Weis schreibt" in html
+    assert "Der Tisch wartet auf deine Karte" in html
+    if not any(seat == t.seat for seat, _c in t.plays):
+        html = post(client, round_, {"announce": 50}, htmx=True).content.decode()
+        assert "Melde deinen Weis zusammen mit deiner ersten Karte." in html
+    vorhand = next(
+        r
+        for seed in range(0, 40, 2)
+        if scenario(r := TableRoundFactory(learner=learner, seed=seed)).seat == 0
+    )
+    html = post(client, vorhand, {"stoeck": True}, htmx=True).content.decode()
+    assert "Noch liegt keine Karte auf dem Tisch" in html
+    english = post(client, vorhand, {"stoeck": True}, htmx=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert "No card is on the table yet" in english.content.decode()
+
+
+# ---------------------------------------------------------------------------
+# The announced claims (R5.4a) on the page
+
+
+def test_r5_4a_a_smaller_announcement_is_compared_as_its_claim_on_the_page(client, learner):
+    from tests.teaching.test_table import SMALLER_DEAL, scene
+
+    client.force_login(learner)
+    s = scene(SMALLER_DEAL, contract="D", seat=0)
+    round_ = TableRoundFactory(learner=learner, focus="weis", scenario=s.to_dict())
+    html = post(client, round_, {"play": "DA", "announce": 20}, htmx=True).content.decode()
+    assert "Deine Meldung ist, was du gemeldet hast" in html
+    html = post(client, round_, {"writes": {"team": 1, "points": 120}}, htmx=True)
+    html = html.content.decode()
+    j = table(round_).judgements[-1]
+    assert (j.kind, j.outcome, j.expected) == ("writes", "wrong", {"team": 2, "points": 50})
+    assert "Mit der ersten Karte gemeldet: Spieler 1 (Vorhand): 20 · Spieler 2: 50 · " \
+           "Spieler 3: nichts · Spieler 4: nichts." in html  # fmt: skip
+    assert "verglichen wurde nur die Meldung (R5.4a)" in html
+    assert "Mit 100 gemeldet hätte Team 1 den Weis geschrieben: 120." in html
+    english = client.get(url(round_), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "With 100 announced, Team 1 would have written the Weis: 120." in english
+    assert "Announced with the first card: Player 1 (Vorhand): 20 · Player 2: 50" in english

@@ -53,7 +53,7 @@ def test_names_are_accepted(client):
 
 def test_stoeck_holder_is_named(client):
     html = get(client, seat2_text="HK HQ S6").content.decode()
-    assert "Player 3 holds King and Ober of trump" in html
+    assert "Player 3 holds king and Ober of trump" in html
 
 
 def test_htmx_request_gets_only_the_tool_partial(client):
@@ -71,7 +71,7 @@ def test_card_twice_is_an_error_next_to_the_field(client):
     response = get(client, seat0_text="H6 H7", seat1_text="H7 H8")
     assert response.status_code == 200
     form = response.context["form"]
-    assert "H7 is already in the hand of player 1" in str(form.errors["seat1_text"])
+    assert "H7 is already in the hand of Player 1" in str(form.errors["seat1_text"])
     assert "Please correct the cards" in response.content.decode()
 
 
@@ -114,5 +114,5 @@ def test_htmx_error_is_sent_out_of_band_next_to_the_field(client):
     response = get(client, htmx=True, seat0_text="H6 H7", seat1_text="H7 H8")
     html = response.content.decode()
     assert '<div id="id_seat1_text_errors" class="field-errors" hx-swap-oob="true">' in html
-    assert "H7 is already in the hand of player 1" in html
+    assert "H7 is already in the hand of Player 1" in html
     assert "Please correct the cards" in html

@@ -6,6 +6,9 @@
 - CRLF line ends (RFC 4180).
 - Numbers as plain integers (per cent without the sign), dates as
   ``YYYY-MM-DD HH:MM`` in the site's time zone: both read as numbers and dates.
+  The item analysis's statistics are decimals with a dot and two places (as Moodle
+  shows them; Excel de-CH reads the dot), written as :class:`~decimal.Decimal` so that
+  "30.00" keeps its places and "-12.50" stays a number, not a defused text.
 - Text cells that a spreadsheet would run as a formula (starting with = + - @,
   a tab or a carriage return) get a leading apostrophe: class names, titles and
   usernames are typed by users (OWASP "CSV injection").
@@ -18,6 +21,7 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.http import HttpResponse
 from django.utils import timezone
@@ -25,22 +29,30 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from .models import Assignment
-from .results import UNANSWERED, AssignmentResults, ItemStat, MasteryGrid, TableResults
+from .results import (
+    DUBIOUS_BELOW,
+    UNANSWERED,
+    AssignmentResults,
+    ItemStat,
+    MasteryGrid,
+    TableResults,
+)
 
 BOM = "\ufeff"
 DELIMITER = ";"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
-Cell = str | int | float | None
+Cell = str | int | float | Decimal | None
+HUNDREDTHS = Decimal("0.01")
 
 
-def safe_cell(value: Cell) -> str | int | float:
+def safe_cell(value: Cell) -> str | int | float | Decimal:
     """A value as written to the file; text that looks like a formula is defused."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return int(value)
-    if isinstance(value, int | float):
+    if isinstance(value, int | float | Decimal):
         return value
     text = str(value)
     if text.startswith(FORMULA_STARTS):
@@ -75,6 +87,15 @@ def csv_response(
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+def two_places(value: float) -> Decimal:
+    """A statistic with two decimals, rounded half up as the page's ``floatformat`` does.
+
+    >>> two_places(30), two_places(-12.345), two_places(2 / 3)
+    (Decimal('30.00'), Decimal('-12.35'), Decimal('0.67'))
+    """
+    return Decimal(repr(float(value))).quantize(HUNDREDTHS, rounding=ROUND_HALF_UP)
 
 
 def local_time(value: datetime | None) -> str:
@@ -140,8 +161,10 @@ def item_analysis_rows(
     """The item analysis of the results page, long: per item (a kind, then each question
     with the same questions for everybody) one row per wrong choice and one for "not
     answered", the item's figures repeated on each, so a spreadsheet can filter and
-    pivot. The discrimination index is a decimal with a dot (Excel de-CH reads it), or
-    "too few" as on the page. ``base_url`` makes the lesson links absolute."""
+    pivot. Facility, discrimination index and discriminative efficiency are per cent
+    with two decimals; where the page shows no index, both cells carry its reason
+    ("too few", "whole test", ...), and "dubious" is empty. ``base_url`` makes the
+    lesson links absolute."""
     header: list[Cell] = [
         _("Item"),
         _("Question"),
@@ -150,7 +173,9 @@ def item_analysis_rows(
         _("Questions counted"),
         _("Right"),
         _("Facility (%)"),
-        _("Discrimination index"),
+        _("Discrimination index (%)"),
+        _("Discriminative efficiency (%)"),
+        _("Dubious (efficiency below %(n)s %%)") % {"n": DUBIOUS_BELOW},
         _("Outcome"),
         _("Choice"),
         _("Mistake"),
@@ -168,9 +193,8 @@ def item_analysis_rows(
 
 
 def _item_rows(item: ItemStat, base: str) -> list[list[Cell]]:
-    discrimination: Cell = (
-        _("too few") if item.discrimination is None else round(item.discrimination, 2)
-    )
+    facility = item.facility_exact
+    reason = item.blank_reason
     head: list[Cell] = [
         item.name,
         item.number,
@@ -178,8 +202,10 @@ def _item_rows(item: ItemStat, base: str) -> list[list[Cell]]:
         item.learners,
         item.questions,
         item.right,
-        item.facility,
-        discrimination,
+        two_places(facility) if facility is not None else None,
+        two_places(item.index) if item.index is not None else reason,
+        two_places(item.efficiency) if item.efficiency is not None else reason,
+        (_("yes") if item.dubious else _("no")) if item.efficiency is not None else "",
     ]
     reteach: list[Cell] = ["", ""]
     if item.reteach is not None:

@@ -26,12 +26,14 @@ Rounds at the table need no replay here: each round stores its judgements per sk
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, tzinfo
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db.models import Count, Q
@@ -589,62 +591,128 @@ def _averages(rows: list[ResultRow], columns: list[Column]) -> Averages:
 
 # --- item analysis -------------------------------------------------------------------
 #
-# How far each question (or each kind of question) can be trusted, as Moodle's item
-# analysis report computes it (Moodle 1.9, "Item analysis"; the discrimination index
-# of its successor, the quiz statistics report, is a correlation instead):
+# How far each question (or each kind of question) can be trusted, with the figures of
+# Moodle's quiz statistics report (question/classes/statistics/questions/calculator.php
+# and mod/quiz/report/statistics/statistics_table.php):
 #
-# - The learners counted are the members whose *first* attempt is submitted, with that
-#   attempt: on it everybody met the questions unprepared, each learner counts once,
-#   and with "same questions for everybody" everybody met the very same question at
-#   each position (a second attempt deals new ones). A question left unanswered in a
-#   submitted attempt counts as not right.
-# - Facility: the share of those questions answered right.
-# - Discrimination index D (Moodle): rank the learners by their total score on the
-#   attempt, take the top third and the bottom third (n = learners // 3 each; the
-#   middle, with the remainder, is left out), and D = (right in the top third - right
-#   in the bottom third) / n. For a kind asked several times, "right" is the learner's
-#   share of right answers among the questions of that kind (Moodle's fractional
-#   credit). D runs from -1 to 1.
-# - Ties: learners with the same total at the edge of a third share the places left
-#   in it, each counting with (places left / learners tied); so D does not depend on
-#   the order of names, and equals the mean over every way of breaking the tie.
-# - Small classes: with fewer than MIN_LEARNERS (6) learners counted a third has one
-#   learner or none, and D says nothing; the page shows "too few" instead.
+# - Who counts: the members whose *first* attempt is submitted, with that attempt. On it
+#   everybody met the questions unprepared, each learner counts once, and with "same
+#   questions for everybody" everybody met the very same question at each position (a
+#   second attempt deals new ones). Moodle's report counts first attempts by default too.
+#   A question left unanswered in a submitted attempt counts as wrong (mark 0).
+# - An item's *mark* for a learner: 1 or 0 for a question; for a kind, the number of its
+#   questions the learner got right. The learner's *othermark*: their total on the
+#   attempt minus the item's mark, the score on the rest of the test. Comparing with the
+#   rest, not the total, matters: a total that includes the item agrees with it by
+#   construction, and on a test of four questions that alone made chance answers look
+#   discriminating (the old index, on thirds of the learners ranked by total, gave 90 % of
+#   coin-flip questions 0.3 or more).
+# - Facility: the share of the questions answered right (Moodle: mean mark / maximum).
+# - Discrimination index: 100 × cov(mark, othermark) / sqrt(var(mark) × var(othermark)),
+#   with n − 1 in each: the correlation of the item with the rest of the test, from
+#   −100 to 100. None (blank, not 0) when a variance is 0 (everybody counted got the
+#   item right, or everybody wrong, or everybody scored the same on the rest) and with
+#   fewer than two learners; Moodle leaves it blank then.
+# - Discriminative efficiency: 100 × cov / covmax, where covmax is the covariance of the
+#   same marks and othermarks paired in the best order (both sorted, lowest with lowest;
+#   no pairing gives more). It says how much of the discrimination the item's facility
+#   allows it reaches: a question almost everybody gets right cannot correlate much.
+#   None when covmax is 0 (a variance is 0).
+# - Dubious: an efficiency below 15, Moodle's threshold (is_dubious_question).
+# - A kind that is the whole test has no rest to compare with: no figures at all.
+# - Chance: when an item has nothing to do with the rest of the test, its index still
+#   spreads around 0, with a standard deviation of 100 / sqrt(n - 1) over the orders in
+#   which the same marks could have been paired (the permutation distribution of a
+#   correlation has mean 0 and variance 1 / (n - 1)): about 19 with 30 learners.
+# - Small classes: Moodle shows the figures from two learners on. With fewer than
+#   MIN_LEARNERS (6) counted the page shows "too few" instead: chance alone would move
+#   the index by 50 or more (one standard deviation, 100 / sqrt(4)).
 
 MIN_LEARNERS = 6
-RULE_ID = re.compile(r"\bR\d+(?:\.\d+)*")
+DUBIOUS_BELOW = 15  # discriminative efficiency, per cent: Moodle's is_dubious_question
+RULE_ID = re.compile(r"\bR\d+(?:\.\d+[a-z]?)?")
 
 
-def third_sum(ranked: Sequence[tuple[float, float]], places: int) -> float:
-    """The item scores of the first ``places`` learners of ``ranked`` ((total, item
-    score) pairs, best or worst total first), summed; learners tied on total across
-    the cut share the places left (see above).
+@dataclass(frozen=True)
+class Discrimination:
+    """Moodle's discrimination index and discriminative efficiency of one item, in per
+    cent; None where Moodle leaves the figure blank.
 
-    >>> third_sum([(5, 1), (4, 1), (4, 0), (1, 0)], 2)
-    1.5
+    >>> Discrimination(index=27.4, efficiency=12.0).dubious
+    True
+    >>> Discrimination(index=None, efficiency=None).dubious
+    False
     """
-    total, left, i = 0.0, places, 0
-    while left > 0 and i < len(ranked):
-        j = i
-        while j < len(ranked) and ranked[j][0] == ranked[i][0]:
-            j += 1
-        tied = ranked[i:j]
-        take = min(left, len(tied))
-        total += take / len(tied) * sum(item for _total, item in tied)
-        left -= take
-        i = j
-    return total
+
+    index: float | None
+    efficiency: float | None
+
+    @property
+    def dubious(self) -> bool:
+        """Efficiency below :data:`DUBIOUS_BELOW` (Moodle flags such a question)."""
+        return self.efficiency is not None and self.efficiency < DUBIOUS_BELOW
 
 
-def discrimination_index(scores: Sequence[tuple[float, float]]) -> float | None:
-    """Moodle's discrimination index from (total score, item score 0..1) per learner;
-    None with fewer than :data:`MIN_LEARNERS` learners."""
-    if len(scores) < MIN_LEARNERS:
+NO_DISCRIMINATION = Discrimination(index=None, efficiency=None)
+
+
+def discrimination(marks: Sequence[tuple[int, int]]) -> Discrimination:
+    """Moodle's discrimination index and discriminative efficiency from (mark, othermark)
+    per learner: the item's mark and the learner's score on the rest of the test.
+
+    Sums of integers, so "a variance is 0" is an exact test, not a rounding question.
+
+    >>> d = discrimination([(1, 2), (1, 1), (0, 1), (0, 0)])
+    >>> round(d.index, 2), round(d.efficiency, 2)
+    (70.71, 100.0)
+    >>> discrimination([(1, 2), (1, 0), (1, 1)])  # everybody right: no variance
+    Discrimination(index=None, efficiency=None)
+    >>> discrimination([(1, 2)])  # one learner
+    Discrimination(index=None, efficiency=None)
+    """
+    n = len(marks)
+    if n < 2:
+        return NO_DISCRIMINATION
+    sum_x = sum(x for x, _y in marks)
+    sum_y = sum(y for _x, y in marks)
+    # n · (n − 1) times the covariances and variances: the common factor cancels.
+    covariance = n * sum(x * y for x, y in marks) - sum_x * sum_y
+    variance_x = n * sum(x * x for x, _y in marks) - sum_x * sum_x
+    variance_y = n * sum(y * y for _x, y in marks) - sum_y * sum_y
+    best_order = zip(sorted(x for x, _y in marks), sorted(y for _x, y in marks), strict=True)
+    covariance_max = n * sum(x * y for x, y in best_order) - sum_x * sum_y
+    index = (
+        100 * covariance / math.sqrt(variance_x * variance_y) if variance_x and variance_y else None
+    )
+    efficiency = 100 * covariance / covariance_max if covariance_max else None
+    return Discrimination(index=index, efficiency=efficiency)
+
+
+def chance_spread(learners: int) -> float | None:
+    """The standard deviation of the discrimination index of an item unrelated to the
+    rest of the test, over every order in which ``learners`` learners' marks could be
+    paired: 100 / sqrt(n - 1). None below two learners.
+
+    >>> round(chance_spread(30), 1)
+    18.6
+    """
+    if learners < 2:
         return None
-    n = len(scores) // 3
-    best_first = sorted(scores, key=lambda s: -s[0])
-    worst_first = sorted(scores, key=lambda s: s[0])
-    return (third_sum(best_first, n) - third_sum(worst_first, n)) / n
+    return 100 / math.sqrt(learners - 1)
+
+
+def percent_text(value: float) -> str:
+    """A statistic for the page: one decimal in the active language's format, rounded
+    half up (as the CSV's two places are), and a real minus sign, which screen readers
+    read as "minus" where they may skip a hyphen.
+
+    >>> with translation.override("en"):
+    ...     percent_text(-9.94), percent_text(15.625), percent_text(100)
+    ('−9.9\\xa0%', '15.6\\xa0%', '100.0\\xa0%')
+    """
+    rounded = Decimal(repr(float(value))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    text = str(formats.number_format(rounded, decimal_pos=1, use_l10n=True))
+    return text.replace("-", "\N{MINUS SIGN}") + "\N{NO-BREAK SPACE}%"
 
 
 def facility(right: int, questions: int) -> int | None:
@@ -706,12 +774,60 @@ class ItemStat:
     right: int
     unanswered: int
     wrong: tuple[WrongChoice, ...]  # most picked first
-    discrimination: float | None
+    discrimination: Discrimination  # Moodle's figures, also for a class too small to show
     reteach: Reteach | None
+    whole_test: bool = False  # a kind that is every question: no rest to compare with
 
     @property
     def facility(self) -> int | None:
         return facility(self.right, self.questions)
+
+    @property
+    def facility_exact(self) -> float | None:
+        """The facility unrounded, per cent (the CSV carries its decimals)."""
+        return 100 * self.right / self.questions if self.questions else None
+
+    @property
+    def shows_discrimination(self) -> bool:
+        """Whether the page shows the figures: enough learners, and a rest of the test."""
+        return not self.whole_test and self.learners >= MIN_LEARNERS
+
+    @property
+    def index(self) -> float | None:
+        """The discrimination index as the page shows it; None where it shows a reason."""
+        return self.discrimination.index if self.shows_discrimination else None
+
+    @property
+    def efficiency(self) -> float | None:
+        return self.discrimination.efficiency if self.shows_discrimination else None
+
+    @property
+    def index_text(self) -> str:
+        """The index as the page shows it ("27.4 %"), or why it shows none."""
+        return self.blank_reason if self.index is None else percent_text(self.index)
+
+    @property
+    def efficiency_text(self) -> str:
+        return self.blank_reason if self.efficiency is None else percent_text(self.efficiency)
+
+    @property
+    def dubious(self) -> bool:
+        return self.shows_discrimination and self.discrimination.dubious
+
+    @property
+    def blank_reason(self) -> str:
+        """Why the page shows no index (a few words, translated); "" when it shows one."""
+        if self.whole_test:
+            return str(gettext("whole test"))
+        if self.learners < MIN_LEARNERS:
+            return str(gettext("too few"))
+        if self.discrimination.index is not None:
+            return ""
+        if self.right == self.questions:
+            return str(gettext("all right"))
+        if self.right == 0:
+            return str(gettext("none right"))
+        return str(gettext("no spread"))
 
     @property
     def unanswered_share(self) -> int | None:
@@ -742,6 +858,27 @@ class ItemAnalysis:
     @property
     def min_learners(self) -> int:
         return MIN_LEARNERS
+
+    @property
+    def dubious_below(self) -> int:
+        return DUBIOUS_BELOW
+
+    @property
+    def chance_spread(self) -> int | None:
+        """:func:`chance_spread` for the learners counted, whole (the page's help)."""
+        spread = chance_spread(self.learners)
+        return round(spread) if spread is not None else None
+
+    @property
+    def chance_spread_twice(self) -> int | None:
+        spread = chance_spread(self.learners)
+        return round(2 * spread) if spread is not None else None
+
+    @property
+    def two_kinds(self) -> bool:
+        """Exactly two kinds: each is the other's rest of the test, so the two share
+        their figures (a correlation and its best pairing are symmetric)."""
+        return len(self.by_kind) == 2
 
     @property
     def items(self) -> list[ItemStat]:
@@ -779,7 +916,7 @@ def item_analysis(
     kinds = list(dict.fromkeys(c.kind for c in columns))
     by_kind = []
     for kind in kinds:
-        scores: list[tuple[float, float]] = []
+        marks: list[tuple[int, int]] = []  # (right of this kind, right of the others)
         picks: list[Pick] = []
         questions = right = unanswered = 0
         for total, attempt in zip(totals, attempts, strict=True):
@@ -787,7 +924,7 @@ def item_analysis(
             if not mine:
                 continue
             n_right = sum(1 for q in mine if q.correct)
-            scores.append((total, n_right / len(mine)))
+            marks.append((n_right, total - n_right))
             questions += len(mine)
             right += n_right
             unanswered += sum(1 for q in mine if q.answered_at is None)
@@ -796,18 +933,22 @@ def item_analysis(
                     picks.append((kind, mistake_of(q), q.answered_choice, wrong_data[q.pk]))
         choices = _wrong_choices(picks, deck, questions)
         tested = sorted({r for _k, _m, _c, data in picks for r in data.get("rules_tested", [])})
+        # One kind asked throughout: its "rest of the test" is empty, and a correlation
+        # with nothing would be a blank at best; say so instead of computing it.
+        whole_test = len(kinds) == 1
         by_kind.append(
             ItemStat(
                 kind=kind,
                 label=skill_label(kind),
                 number=None,
-                learners=len(scores),
+                learners=len(marks),
                 questions=questions,
                 right=right,
                 unanswered=unanswered,
                 wrong=tuple(choices),
-                discrimination=discrimination_index(scores),
+                discrimination=NO_DISCRIMINATION if whole_test else discrimination(marks),
                 reteach=reteach_for(choices[0] if choices else None, tested),
+                whole_test=whole_test,
             )
         )
     return ItemAnalysis(
@@ -843,20 +984,21 @@ def _by_question(
         if model is None or data is None:
             return []
         picked: Counter[str] = Counter()
-        scores: list[tuple[float, float]] = []
+        marks: list[tuple[int, int]] = []  # (this question, the rest of the test)
         right = unanswered = 0
         for total, attempt in zip(totals, attempts, strict=True):
             question = attempt.get(column.position)
             if question is None:
                 continue
-            scores.append((total, 1.0 if question.correct else 0.0))
+            mark = 1 if question.correct else 0
+            marks.append((mark, total - mark))
             if question.answered_at is None:
                 unanswered += 1
             elif question.correct:
                 right += 1
             else:
                 picked[question.answered_choice] += 1
-        learners = len(scores)
+        learners = len(marks)
         mistakes = data.get("mistakes", {})
         offered = [
             WrongChoice(
@@ -885,7 +1027,7 @@ def _by_question(
                 right=right,
                 unanswered=unanswered,
                 wrong=tuple(offered),
-                discrimination=discrimination_index(scores),
+                discrimination=discrimination(marks),
                 reteach=reteach_for(offered[0] if offered else None, data.get("rules_tested", [])),
             )
         )

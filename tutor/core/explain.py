@@ -201,7 +201,7 @@ def preset_label(name: str | None) -> str:
     """A rule set's display name (never its id such as ``w-en``)."""
     labels = {
         "default": lambda: _("Default (Jassverband)"),
-        "w-en": lambda: _("W-EN reading: low quads score nothing, no reversal in Undenufe"),
+        "w-en": lambda: _("W-EN reading: four 6s to 8s score nothing, no reversal in Undenufe"),
         "ausmachregel": lambda: _("Ausmachregel: Stöck, Weis, tricks"),
         "swisslos-2500": lambda: _("Swisslos 2500: factors, target 2500"),
     }
@@ -225,7 +225,33 @@ class _Sides:
         return self.a if winner == 0 else self.b
 
 
-def _ladder(entry: TraceEntry, sides: _Sides, deck: str) -> str:
+def _is_four(meld: Any) -> bool:
+    kind = getattr(meld, "kind", None)
+    return getattr(kind, "value", kind) == "four_of_a_kind"
+
+
+def _high_card_of_fours(v: dict[str, Any], sides: _Sides, deck: str) -> str:
+    """Two fours of a kind compare by rank: "four aces against four tens", not by
+    their first cards ("ace of bells against 10 of bells"), which reads as a suit."""
+    names = {
+        "a": rank_plural(v["a"], deck),
+        "b": rank_plural(v["b"], deck),
+        "side": sides.name(v.get("winner")),
+    }
+    if v.get("order") == "reversed":
+        return (
+            _(
+                "Undenufe reverses the order: four %(a)s against four %(b)s; the lower rank "
+                "wins, so %(side)s wins."
+            )
+            % names
+        )
+    return _("Four %(a)s against four %(b)s: the higher rank wins, so %(side)s wins.") % names
+
+
+def _ladder(
+    entry: TraceEntry, sides: _Sides, deck: str, melds: tuple[Any, Any] | None = None
+) -> str:
     v = entry.values
     winner = v.get("winner")
     key = entry.key
@@ -245,6 +271,8 @@ def _ladder(entry: TraceEntry, sides: _Sides, deck: str) -> str:
             "side": sides.name(winner),
         }
     if key == "ladder.high_card":
+        if melds is not None and all(_is_four(m) for m in melds) and winner is not None:
+            return _high_card_of_fours(v, sides, deck)
         names = {"a": card_label(v["a_card"], deck), "b": card_label(v["b_card"], deck)}
         if v.get("order") == "reversed":
             if winner is None:
@@ -295,9 +323,15 @@ def _ladder(entry: TraceEntry, sides: _Sides, deck: str) -> str:
 
 
 def explain_ladder(
-    trace: Iterable[TraceEntry], deck: str, side_a: str, side_b: str
+    trace: Iterable[TraceEntry],
+    deck: str,
+    side_a: str,
+    side_b: str,
+    melds: tuple[Any, Any] | None = None,
 ) -> list[Explained]:
-    """The ladder steps of a trace, each as a sentence; other entries are skipped."""
+    """The ladder steps of a trace, each as a sentence; other entries are skipped.
+    ``melds``: the two melds compared (side a's, side b's), where known, for words
+    that depend on their kind."""
     sides = _Sides(side_a, side_b)
     out = []
     for entry in trace:
@@ -306,7 +340,7 @@ def explain_ladder(
                 Explained(
                     rule=entry.rule,
                     key=entry.key,
-                    text=_ladder(entry, sides, deck),
+                    text=_ladder(entry, sides, deck, melds),
                     decided=entry.decided,
                     step_label=STEP_NAMES[entry.key](),
                 )
@@ -328,7 +362,7 @@ def stoeck_sentence(result: Any) -> str:
     sentences = {
         "no_trump_contract": lambda: _("No Stöck: Obenabe and Undenufe have no trump."),
         "not_held_by_one_player": lambda: _(
-            "No Stöck: no single player holds both King and Ober of trump."
+            "No Stöck: no single player holds both king and Ober of trump."
         ),
         "second_card_not_played": lambda: (
             _("Still possible: %(holder)s has not played the second of the two cards yet.") % who
@@ -373,7 +407,7 @@ def block_label(block: str | None) -> str:
 def target_sentence(result: Any) -> str:
     """Who reached the target and where (rules_core.TargetResult)."""
     if result.team is None:
-        return _("Nobody reaches %(target)s in this round: play goes on with the next deal.") % {
+        return _("Nobody reaches %(target)s in this round: play goes on with the next round.") % {
             "target": result.target
         }
     values = {
@@ -419,3 +453,21 @@ def stoeck_timeline(
             }
         )
     return tricks
+
+
+# What a player says at the first trick: the value alone (R5.4), as W-DE's table words.
+_ANNOUNCED = {
+    20: lambda: pgettext("announced value", "Twenty"),
+    50: lambda: pgettext("announced value", "Fifty"),
+    100: lambda: pgettext("announced value", "A hundred"),
+    150: lambda: pgettext("announced value", "A hundred and fifty"),
+    200: lambda: pgettext("announced value", "Two hundred"),
+    250: lambda: pgettext("announced value", "Two hundred and fifty"),
+    300: lambda: pgettext("announced value", "Three hundred"),
+}
+
+
+def announced_value(value: int) -> str:
+    """«Fifty» / «Fünfzig»: an announced value as said at the table, in quotes."""
+    word = _ANNOUNCED.get(value)
+    return "«%s»" % (word() if word is not None else value)

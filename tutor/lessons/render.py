@@ -24,7 +24,7 @@ from . import examples
 from .content import split_examples
 from .examples import evaluate
 
-_RULE_REF = re.compile(r"\[(R\d+(?:\.\d+a?)?)\](?!\()")
+_RULE_REF = re.compile(r"\[(R\d+(?:\.\d+[a-z]?)?)\](?!\()")
 _LESSON_LINK = re.compile(r"\]\(lesson:([a-z0-9-]+)\)")
 
 
@@ -34,10 +34,30 @@ def _link_refs(text: str) -> str:
     return _LESSON_LINK.sub(lambda m: f"]({reverse('lessons:detail', args=[m[1]])})", text)
 
 
-def markdown_to_html(text: str) -> str:
-    # Lesson files are ours and reviewed; no user text ever reaches this function.
+# A box "for the curious" (the documents' discussion, folded away for young readers):
+# its three lines stand alone in a lesson file and may enclose live examples, so they
+# are passed through as they are, around Markdown that is converted on its own (the
+# Markdown library would swallow the rest of a chunk after an unclosed <details>).
+_BOX_LINE = re.compile(
+    r'^[ \t]*(<details class="curious">|<summary>[^<>\n]+</summary>|</details>)[ \t]*$',
+    re.MULTILINE,
+)
+
+
+def _markdown(text: str) -> str:
     # attr_list carries the heading ids that with_heading_ids() writes as "{#id}".
-    html = markdown.markdown(_link_refs(text), extensions=["tables", "sane_lists", "attr_list"])
+    return markdown.markdown(_link_refs(text), extensions=["tables", "sane_lists", "attr_list"])
+
+
+def markdown_to_html(text: str) -> str:
+    """Lesson Markdown to HTML; the lines of a box for the curious pass through."""
+    # Lesson files are ours and reviewed; no user text ever reaches this function.
+    pieces = _BOX_LINE.split(text)
+    # split() with one group: Markdown at even indexes, the box lines at odd ones.
+    html = "".join(
+        piece.strip() if index % 2 else (_markdown(piece) if piece.strip() else "")
+        for index, piece in enumerate(pieces)
+    )
     # A wide table scrolls in its own box on a phone; the box takes the keyboard focus
     # so that it can be scrolled without a mouse (WCAG 2.1.1).
     label = escape(gettext("Table"))

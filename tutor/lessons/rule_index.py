@@ -33,26 +33,32 @@ RULE_TITLES: dict[str, Promise] = {
     "R5.2": _("Four of a kind and its values"),
     "R5.3": _("Kreuzweis: one card in two melds"),
     "R5.4": _("Announcing Weis in the first trick"),
+    "R5.4a": _("The announced value is the claim compared"),
+    "R5.4b": _("A silent player writes none of their melds"),
     "R5.5": _("Comparing two melds: the ladder"),
     "R5.6": _("Only the team with the best meld writes Weis"),
     "R5.7": _("Showing Weis at the second trick"),
-    "R6.1": _("Stöck: King and Ober of trump in one hand"),
-    "R6.2": _("Declaring Stöck with the second card"),
+    "R6.1": _("Stöck: king and Ober of trump in one hand"),
+    "R6.2": _("Calling Stöck with the second card"),
     "R6.3": _("The Stöck deadline"),
     "R6.4": _("Stöck on one's own initiative"),
     "R6.4a": _("Stöck still possible mid-round"),
-    "R6.5": _("Late, missing or prompted Stöck is lost"),
+    "R6.5": _("Stöck lost: too late, not called, or reminded by the partner"),
     "R7.1": _("Three blocks: Weis, Stöck, tricks"),
     "R7.2": _("Playing to a target"),
     "R7.3": _("Blocks count in order at the target"),
     "R7.4": _("Trick by trick within the tricks block"),
-    "R7.5": _("No team at the target: next deal"),
+    "R7.5": _("No team at the target: next round"),
     "R8": _("Rule set: defaults and variants"),
 }
 
 
 def rule_sort_key(rule_id: str) -> tuple[int, int, str]:
-    """R6.4a sorts after R6.4 and R10.1 after R9.1."""
+    """R6.4a sorts after R6.4 and R10.1 after R9.1.
+
+    >>> sorted(["R5.5", "R5.4b", "R5.4", "R5.4a"], key=rule_sort_key)
+    ['R5.4', 'R5.4a', 'R5.4b', 'R5.5']
+    """
     body = rule_id[1:]
     major, _dot, minor = body.partition(".")
     digits = "".join(ch for ch in minor if ch.isdigit())

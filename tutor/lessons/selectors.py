@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -9,9 +10,11 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from tutor.accounts.models import User
+from tutor.core.glossary import glossary
 
 from .models import Lesson, LessonRead, LessonText
 from .render import citations, first_citing
+from .rule_index import RULE_TITLES
 
 
 @dataclass(frozen=True)
@@ -107,3 +110,74 @@ def lessons_for(rule_ids: Iterable[str]) -> list[tuple[str, str]]:
     section that first cites it (the heading's id), in the active language."""
     links = rule_links((get_language() or "de")[:2])
     return [(rule, links[rule].url) for rule in rule_ids if rule in links]
+
+
+# --- the glossary page -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GlossaryRule:
+    rule: str
+    title: str
+
+
+@dataclass(frozen=True)
+class NotUsed:
+    """A word a learner may meet elsewhere that the site does not use for a concept."""
+
+    word: str
+    source: str | None  # the rule document that uses it
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    id: str
+    term: str
+    definition: str
+    rules: tuple[GlossaryRule, ...]
+    lesson_title: str  # the lesson that teaches it ("" if none does yet)
+    lesson_url: str
+    other_terms: tuple[tuple[str, str], ...]  # (language code, term) of the other languages
+    decision: str
+    not_used: tuple[NotUsed, ...]
+
+
+def _sort_key(term: str) -> str:
+    """Alphabetical as people read it: case, umlauts and accents ignored."""
+    decomposed = unicodedata.normalize("NFKD", term.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def glossary_entries(language: str) -> list[GlossaryEntry]:
+    """The glossary in ``language``, alphabetical: each concept's term, definition,
+    rules (RULES.md IDs with their titles), the lesson that teaches its first taught
+    rule, and the words the site does not use for it."""
+    links = rule_links(language)
+    titles = dict(LessonText.objects.filter(language=language).values_list("lesson__slug", "title"))
+    entries = []
+    for concept in glossary().concepts:
+        link = next((links[rule] for rule in concept.rules if rule in links), None)
+        entries.append(
+            GlossaryEntry(
+                id=concept.id,
+                term=concept.term(language),
+                definition=concept.definition(language),
+                rules=tuple(
+                    GlossaryRule(rule, str(RULE_TITLES.get(rule, ""))) for rule in concept.rules
+                ),
+                lesson_title=titles.get(link.slug, "") if link else "",
+                lesson_url=link.url if link else "",
+                other_terms=tuple(
+                    (lang, concept.term(lang))
+                    for lang in glossary().languages
+                    if lang != language and concept.term(lang) != concept.term(language)
+                ),
+                decision=concept.decision.get(language, ""),
+                not_used=tuple(
+                    NotUsed(b.word, b.source)
+                    for b in concept.banned
+                    if b.lang == language and b.word
+                ),
+            )
+        )
+    return sorted(entries, key=lambda entry: _sort_key(entry.term))

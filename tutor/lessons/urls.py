@@ -7,6 +7,7 @@ app_name = "lessons"
 urlpatterns = [
     path("", views.overview, name="overview"),
     path("rules/", views.rules, name="rules"),
+    path("glossary/", views.glossary, name="glossary"),
     path("<slug:slug>/", views.detail, name="detail"),
     path("<slug:slug>/read/", views.toggle_read, name="toggle_read"),
     # The questions at the end of a lesson: a learner's are stored in their lesson quiz,

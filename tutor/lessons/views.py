@@ -28,7 +28,7 @@ from .models import Lesson
 from .questions import BadToken, QuestionPlan, plan_for
 from .render import render_body
 from .rule_index import RULE_TITLES, SOURCE_TITLES, rule_sort_key
-from .selectors import course, lessons_by_rule
+from .selectors import course, glossary_entries, lessons_by_rule
 from .services import mark_read
 
 
@@ -74,11 +74,10 @@ def _is_learner(request: HttpRequest) -> bool:
 
 
 def _lesson_and_plan(slug: str) -> tuple[Lesson, QuestionPlan]:
-    lessons = list(Lesson.objects.only("slug", "position", "rules"))
-    lesson = next((lesson for lesson in lessons if lesson.slug == slug), None)
+    lesson = Lesson.objects.only("slug").filter(slug=slug).first()
     if lesson is None:
         raise Http404("No such lesson")
-    return lesson, plan_for(((les.position, les.rules) for les in lessons), lesson.position)
+    return lesson, plan_for(slug)
 
 
 def _learner_slot(
@@ -175,7 +174,7 @@ def _detail_context(
     if index is None:
         raise Http404("No such lesson")
     entry = entries[index]
-    plan = plan_for(((e.lesson.position, e.lesson.rules) for e in entries), entry.lesson.position)
+    plan = plan_for(entry.lesson.slug)
     questions_later = False
     try:
         # A learner's first visit makes their questions: a write the page can do without
@@ -360,3 +359,8 @@ def rules(request: HttpRequest) -> HttpResponse:
         for rule, title in sorted(RULE_TITLES.items(), key=lambda kv: rule_sort_key(kv[0]))
     ]
     return render(request, "lessons/rules.html", {"rows": rows})
+
+
+def glossary(request: HttpRequest) -> HttpResponse:
+    """The site's words, one per concept, with their rules and lessons."""
+    return render(request, "lessons/glossary.html", {"entries": glossary_entries(_language())})

@@ -2,13 +2,27 @@
 
 The generators tag every distractor with the mistake that produces it; feedback
 names that mistake so the learner sees why the tempting answer is wrong.
+
+:data:`MISTAKES` holds one sentence per mistake that is true of every question that
+can carry it (the teacher's item analysis shows these). A question's own feedback
+asks :func:`mistake_text` with the question's :class:`MistakeContext`: where a
+sentence would assume one case (trump in an Obenabe trick, "the rule set of this
+quiz" without naming it), the sentence for this contract and rule set is built from
+them instead, and cites only rules that apply in this contract (R4.2 in Obenabe,
+R4.3 in Undenufe, never R4.1 there).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from rules_core import Contract, RuleSet
+from tutor.core import explain as ex
 
 MISTAKES: dict[str, Promise] = {
     # basics: the Puur and the Nell (R1.3)
@@ -93,8 +107,8 @@ MISTAKES: dict[str, Promise] = {
         "(Kreuzweis), and both melds count (R5.3)."
     ),
     "low_quads_counted": gettext_lazy(
-        "This answer counts four 6s, 7s or 8s as 100. In fact the rule set of this quiz follows "
-        "W-EN here: four 6s, 7s or 8s are worth nothing (R5.2)."
+        "This answer counts four 6s, 7s or 8s as 100. In fact in the rule set of this quiz they "
+        "are worth nothing, as in the W-EN reading (R5.2)."
     ),
     "low_quads_not_counted": gettext_lazy(
         "This answer assumes that four 6s, 7s or 8s are worth nothing. In fact in the rule set of "
@@ -115,11 +129,11 @@ MISTAKES: dict[str, Promise] = {
     ),
     "puur_and_nell_fours_swapped": gettext_lazy(
         "This answer swaps the values of four Unders and four 9s. In fact four Unders are worth "
-        "200 and four 9s (Nell) 150 (R5.2)."
+        "200 and four 9s 150 (R5.2)."
     ),
     "every_four_of_a_kind_is_100": gettext_lazy(
         "This answer assumes that every four of a kind is worth 100. In fact four Unders are worth "
-        "200 and four 9s (Nell) 150 (R5.2)."
+        "200 and four 9s 150 (R5.2)."
     ),
     "four_cards_read_as_sequence": gettext_lazy(
         "This answer counts four cards of the same rank like a sequence of four cards (50). In "
@@ -217,9 +231,9 @@ MISTAKES: dict[str, Promise] = {
         "(R5.5)."
     ),
     "deciding_step_skipped": gettext_lazy(
-        "This answer goes past the step that decides. In fact the steps are checked in order "
-        "(points, number of cards, highest card, trump, who announced first), and the first step "
-        "where the melds differ decides (R5.5)."
+        "This answer goes past the step that decides. In fact the steps are checked in order, "
+        "from Step 1 (points) to Step 5 (who announced first), and the first step where the "
+        "melds differ decides (R5.5)."
     ),
     "more_cards_win_first": gettext_lazy(
         "This answer compares the number of cards before the points. In fact the higher value "
@@ -265,8 +279,8 @@ MISTAKES: dict[str, Promise] = {
         "fact Stöck scores only when the holder calls it while playing the second card (R6.2)."
     ),
     "stoeck_in_no_trump_contract": gettext_lazy(
-        "This answer assumes that king and Ober are Stöck in Obenabe or Undenufe. In fact Stöck "
-        "exists only when a suit is trump (R6.1)."
+        "This answer assumes that king and Ober are Stöck in Obenabe or Undenufe. In fact "
+        "Obenabe and Undenufe have no trump, and without trump there is no Stöck (R6.1)."
     ),
     "split_pair_counted": gettext_lazy(
         "This answer assumes that a king and an Ober in two different hands are Stöck. In fact "
@@ -467,7 +481,7 @@ MISTAKES: dict[str, Promise] = {
     ),
     "trump_suit_overlooked": gettext_lazy(
         "This answer assumes that this contract has no trump suit. In fact a trump contract has "
-        "one, and King and Ober of trump in one hand are Stöck (R6.1)."
+        "one, and king and Ober of trump in one hand are Stöck (R6.1)."
     ),
     "right_status_wrong_reason": gettext_lazy(
         "This answer gets the outcome right but names the wrong reason. In fact the moment of "
@@ -479,14 +493,319 @@ MISTAKES: dict[str, Promise] = {
         "round: count the blocks in the rule set's order and stop where a team first gets there "
         "(R7.2, R7.3)."
     ),
+    # announce: the deadline of the first trick (R5.4)
+    "deadline_thought_earlier": gettext_lazy(
+        "This answer puts the deadline too early. In fact a player may announce until the next "
+        "player plays a card, and the last player of a trick until the trick is gathered in "
+        "(R5.4)."
+    ),
+    "late_announcement_counted": gettext_lazy(
+        "This answer counts an announcement made after the next player had played a card. In "
+        "fact that is too late, and a late announcement counts for nothing; only the last "
+        "player of a trick may still announce until the trick is gathered in (R5.4)."
+    ),
+    "gathering_deadline_for_everybody": gettext_lazy(
+        "This answer gives the wrong reason: too late, yes, but not because of the gathering. "
+        "In fact only the last player of a trick may wait until the trick is gathered in; for "
+        "everybody else the next player's card ends the time to announce (R5.4)."
+    ),
+    "gathered_trick_counted": gettext_lazy(
+        "This answer counts an announcement made after the trick was gathered in. In fact the "
+        "last player of the trick may announce only until then (R5.4)."
+    ),
+    "last_player_deadline_confused": gettext_lazy(
+        "This answer gives the wrong reason: too late, yes, but the last player of a trick has "
+        "no next player to wait for. In fact that player may announce until the trick is "
+        "gathered in, and here it had been gathered in already (R5.4)."
+    ),
+    # announce: who writes when the announced values are compared (R5.4a, R5.4b, R5.6)
+    "announcing_partner_left_out": gettext_lazy(
+        "This answer leaves out the melds of a partner who announced in time. In fact the "
+        "writing team writes every meld of both partners who announced, not only the best "
+        "one (R5.6)."
+    ),
+    "silent_partner_counted": gettext_lazy(
+        "This answer also writes the melds of a player who said nothing with the first card. "
+        "In fact a player who does not announce writes none of their melds, even when the "
+        "partner's claim wins (R5.4b)."
+    ),
+    "other_team_claim_wins": gettext_lazy(
+        "This answer lets the team with the weaker claim write. In fact the announced claims "
+        "are compared by the ladder, and only the team with the best claim writes Weis "
+        "(R5.4a, R5.6)."
+    ),
+    "held_meld_compared": gettext_lazy(
+        "This answer compares the best meld the player holds. In fact the value announced is "
+        "the claim: the player competes with the best meld of that value, and a smaller "
+        "announcement can lose to the other team (R5.4a)."
+    ),
+    # jasstafel: what a team writes for a round (R7.1, R5.6, R6.5)
+    "stoeck_counted_wrongly": gettext_lazy(
+        "This answer adds the Stöck. In fact the 20 points go only to the team of the player "
+        "who holds king and Ober of trump, and only when that player said «Stöck» with the "
+        "second card; otherwise nobody writes it (R6.1, R6.5)."
+    ),
+    "other_team_weis_counted": gettext_lazy(
+        "This answer gives this team the Weis that the other team writes. In fact only the "
+        "team with the best meld writes Weis; the other team writes none, whatever it holds "
+        "(R5.6)."
+    ),
+    "stoeck_forgotten": gettext_lazy(
+        "This answer leaves out the Stöck. In fact Stöck said in time counts 20 points for the "
+        "holder's team, whichever team writes the Weis (R6.5)."
+    ),
+    "weis_block_forgotten": gettext_lazy(
+        "This answer leaves out the Weis. In fact this team has the best meld and writes the "
+        "points of all its melds, times the factor (R5.6, R7.1)."
+    ),
 }
 
 
-def mistake_text(name: str) -> str:
-    text = MISTAKES.get(name)
-    if text is None:
+@dataclass(frozen=True)
+class MistakeContext:
+    """What a question's mistake sentence may state: its contract (None where it has
+    none, the basics' seat questions), its rule set and the cards of its trick (codes,
+    in play order; empty but for trick questions)."""
+
+    contract: Contract | None
+    rules: RuleSet
+    deck: str = "swiss"
+    trick: tuple[str, ...] = ()
+
+    @property
+    def no_trump(self) -> bool:
+        """Obenabe or Undenufe: no trump, no Puur, no Nell, no Stöck."""
+        return self.contract is not None and self.contract.trump is None
+
+    @property
+    def contract_label(self) -> str:
+        return ex.contract_label(self.contract, self.deck) if self.contract else ""
+
+    @property
+    def rule_set_label(self) -> str:
+        return str(ex.preset_label(self.rules.preset_name()))
+
+    @property
+    def values_rule(self) -> str:
+        """The rule of card values in this contract (R4.1-R4.3)."""
+        if self.contract is None or self.contract.trump is not None:
+            return "R4.1"
+        return "R4.2" if self.contract.code == "obenabe" else "R4.3"
+
+
+def _plain_values_as_trump(c: MistakeContext) -> str | None:
+    if not c.no_trump:
+        return None
+    return _(
+        "This answer counts an Under as 20 or a 9 as 14. In fact %(contract)s has no trump, so "
+        "there is no Puur and no Nell: every Under is worth 2 and every 9 nothing (%(rule)s)."
+    ) % {"contract": c.contract_label, "rule": c.values_rule}
+
+
+def _eights_not_counted(c: MistakeContext) -> str | None:
+    if not c.no_trump:
+        return None
+    return _(
+        "This answer gives the 8s no points. In fact in %(contract)s every 8 is worth 8 (%(rule)s)."
+    ) % {"contract": c.contract_label, "rule": c.values_rule}
+
+
+def _values_swapped(c: MistakeContext) -> str | None:
+    if not c.no_trump:
+        return None
+    if c.values_rule == "R4.2":
+        return _(
+            "This answer counts the cards at their Undenufe values. In fact in Obenabe the ace is "
+            "worth 11 and the 6 nothing (R4.2)."
+        )
+    return _(
+        "This answer counts the cards at their Obenabe values. In fact in Undenufe the 6 is "
+        "worth 11 and the ace nothing (R4.3)."
+    )
+
+
+def _order_swapped(c: MistakeContext) -> str | None:
+    if not c.no_trump:
+        return None
+    if c.values_rule == "R4.2":
+        return _(
+            "This answer ranks the cards as in Undenufe. In fact in Obenabe the ace is highest "
+            "and the 6 lowest (R3.6)."
+        )
+    return _(
+        "This answer ranks the cards as in Obenabe. In fact in Undenufe the order is turned "
+        "round: the 6 is highest and the ace lowest (R3.6)."
+    )
+
+
+def _card_cannot_win(c: MistakeContext) -> str | None:
+    if not c.no_trump:
+        return None
+    if c.values_rule == "R4.2":
+        return _(
+            "This answer picks a card that cannot win this trick. In fact in Obenabe the highest "
+            "card of the suit led wins; a card of another suit never wins (R3.6)."
+        )
+    return _(
+        "This answer picks a card that cannot win this trick. In fact in Undenufe the lowest "
+        "card of the suit led wins (the 6 is the strongest); a card of another suit never wins "
+        "(R3.6)."
+    )
+
+
+def _first_trump_wins(c: MistakeContext) -> str | None:
+    trump = c.contract.trump if c.contract is not None else None
+    if trump is None or any(card.startswith(trump.code) for card in c.trick):
+        return None
+    # no trump in the trick: the reading "the first trump wins" falls back on the lead
+    return _(
+        "This answer gives the trick to the card that was led. In fact, with no trump in the "
+        "trick, the highest card of the led suit wins, whoever played it (R3.6)."
+    )
+
+
+def _highest_rank_wins(c: MistakeContext) -> str | None:
+    if not c.no_trump:
+        return None
+    return _(
+        "This answer ignores the suits. In fact only a card of the led suit can win; a card of "
+        "another suit never wins, whatever its rank (R3.6)."
+    )
+
+
+def _any_card_allowed(c: MistakeContext) -> str | None:
+    if not c.no_trump:
+        return None
+    return _(
+        "This answer assumes that you need not follow suit. In fact you must follow the led "
+        "suit if you can (R3.1)."
+    )
+
+
+def _wrong_team_at_tie(c: MistakeContext) -> str | None:
+    if not c.no_trump:
+        return None
+    return _(
+        "This answer lets the wrong team write when the best melds are equal. In fact, when they "
+        "are equal in points, number of cards and highest card, the player who announced first "
+        "wins: %(contract)s has no trump to decide (R5.5)."
+    ) % {"contract": c.contract_label}
+
+
+def _tie_nobody_writes(c: MistakeContext) -> str | None:
+    if not c.no_trump:
+        return None
+    return _(
+        "This answer assumes that nobody writes when the best melds are equal. In fact equal "
+        "melds still have a winner: %(contract)s has no trump, so the player who announced "
+        "first wins (R5.5)."
+    ) % {"contract": c.contract_label}
+
+
+def _reason_confused(c: MistakeContext) -> str | None:
+    if c.contract is None:
+        return None
+    if c.no_trump:
+        return _(
+            "This answer is right that there is no Stöck, but gives the wrong reason. In fact "
+            "%(contract)s has no trump, and without trump there is no Stöck, whoever holds the "
+            "king and the Ober (R6.1)."
+        ) % {"contract": c.contract_label}
+    return _(
+        "This answer is right that there is no Stöck, but gives the wrong reason. In fact this "
+        "contract has a trump suit, but its king and its Ober went to two different players "
+        "(R6.1)."
+    )
+
+
+def _factor_forgotten(c: MistakeContext) -> str | None:
+    if c.contract is None or c.rules.factor(c.contract) == 1:
+        return None
+    return _(
+        "This answer leaves out the factor. In fact in the rule set of this quiz, «%(rule_set)s», "
+        "%(contract)s counts with factor %(factor)s, and every written score is multiplied by "
+        "it, Weis and trick points too (R4.5)."
+    ) % {
+        "rule_set": c.rule_set_label,
+        "contract": c.contract_label,
+        "factor": c.rules.factor(c.contract),
+    }
+
+
+def _low_quads_counted(c: MistakeContext) -> str | None:
+    if c.rules.low_quads_score:
+        return None
+    return _(
+        "This answer counts four 6s, 7s or 8s as 100. In fact in the rule set of this quiz, "
+        "«%(rule_set)s», they are worth nothing (R5.2)."
+    ) % {"rule_set": c.rule_set_label}
+
+
+def _low_quads_not_counted(c: MistakeContext) -> str | None:
+    if not c.rules.low_quads_score:
+        return None
+    return _(
+        "This answer assumes that four 6s, 7s or 8s are worth nothing. In fact in the rule set "
+        "of this quiz, «%(rule_set)s», they are worth 100, like four aces (R5.2)."
+    ) % {"rule_set": c.rule_set_label}
+
+
+def _undenufe_order_wrong(c: MistakeContext) -> str | None:
+    if c.rules.undenufe_reverses_weis:
+        return _(
+            "This answer uses the wrong card order for Undenufe at Step 3 (highest card). In fact "
+            "in the rule set of this quiz, «%(rule_set)s», the order is turned round there: the "
+            "meld whose lowest card is lower wins (R5.5)."
+        ) % {"rule_set": c.rule_set_label}
+    return _(
+        "This answer uses the wrong card order for Undenufe at Step 3 (highest card). In fact "
+        "the rule set of this quiz, «%(rule_set)s», keeps the natural order there: the meld with "
+        "the higher top card wins (R5.5)."
+    ) % {"rule_set": c.rule_set_label}
+
+
+def _wrong_block_order(c: MistakeContext) -> str | None:
+    return _(
+        "This answer swaps Weis and Stöck. In fact in the rule set of this quiz, «%(rule_set)s», "
+        "the blocks count in this order: %(order)s (R7.3)."
+    ) % {
+        "rule_set": c.rule_set_label,
+        "order": ", ".join(str(ex.block_label(b)) for b in c.rules.target_order),
+    }
+
+
+IN_CONTEXT: dict[str, Callable[[MistakeContext], str | None]] = {
+    "plain_values_as_trump": _plain_values_as_trump,
+    "eights_not_counted": _eights_not_counted,
+    "obenabe_undenufe_values_swapped": _values_swapped,
+    "obenabe_undenufe_swapped": _order_swapped,
+    "card_cannot_win": _card_cannot_win,
+    "first_trump_wins": _first_trump_wins,
+    "highest_rank_wins": _highest_rank_wins,
+    "any_card_allowed": _any_card_allowed,
+    "wrong_team_at_tie": _wrong_team_at_tie,
+    "tie_nobody_writes": _tie_nobody_writes,
+    "reason_confused": _reason_confused,
+    "factor_forgotten": _factor_forgotten,
+    "low_quads_counted": _low_quads_counted,
+    "low_quads_not_counted": _low_quads_not_counted,
+    "undenufe_order_wrong": _undenufe_order_wrong,
+    "wrong_block_order": _wrong_block_order,
+}
+"""Mistakes whose sentence depends on the question: the contract or the rule set.
+Each returns None where the general sentence of :data:`MISTAKES` is already true."""
+
+
+def mistake_text(name: str, context: MistakeContext | None = None) -> str:
+    """The sentence for mistake ``name``; for one question, pass its ``context``."""
+    if context is not None and name in IN_CONTEXT:
+        text = IN_CONTEXT[name](context)
+        if text is not None:
+            return text
+    general = MISTAKES.get(name)
+    if general is None:
         return _("This answer comes from a common slip; the explanation below shows each step.")
-    return str(text)
+    return str(general)
 
 
-__all__ = ["MISTAKES", "gettext_lazy", "mistake_text"]
+__all__ = ["IN_CONTEXT", "MISTAKES", "MistakeContext", "gettext_lazy", "mistake_text"]

@@ -15,10 +15,12 @@ from django.utils.translation import gettext_lazy as _
 class Skill(models.TextChoices):
     BASICS = "basics", _("Cards and players")
     WEIS_VALUE = "weis_value", _("Weis value of a hand")
+    ANNOUNCE = "announce", _("Announcing Weis")
     WHO_WRITES = "who_writes", _("Who writes Weis")
     LADDER_STEP = "ladder_step", _("Which ladder step decides")
     STOECK = "stoeck", _("Is Stöck valid")
     TARGET = "target", _("Who wins at the target")
+    JASSTAFEL = "jasstafel", _("The round on the Jasstafel")
     TRICK = "trick", _("Trick play")
 
 

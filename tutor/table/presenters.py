@@ -20,7 +20,7 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from rules_core import Contract, Rank, StoeckReason, TraceEntry
+from rules_core import Contract, StoeckReason, TraceEntry
 from teaching.table import ANNOUNCE_VALUES
 from tutor.core import explain as ex
 from tutor.lessons.selectors import lessons_for
@@ -276,7 +276,9 @@ def _announce_sentences(j: dict[str, Any], deck: str) -> list[str]:
     best = v["best"]
     choice = v.get("choice") or {}
     meld = _meld(choice.get("best"), deck)
-    values = {"value": value, "best": best, "meld": meld}
+    # the claim (R5.4a): the best meld of the announced value, the first of that value
+    claim = next((m for m in choice.get("melds", []) if m["points"] == value), None)
+    values = {"value": value, "best": best, "meld": meld, "claim": _meld(claim, deck)}
     if key == "announce.best":
         return [
             _(
@@ -287,6 +289,10 @@ def _announce_sentences(j: dict[str, Any], deck: str) -> list[str]:
         ]
     if key == "announce.none":
         return [_("You hold no meld, so there was nothing to announce.")]
+    claimed = _(
+        "Your claim is what you announced: %(claim)s takes part in the comparison, not "
+        "your %(best)s (R5.4a). Should your team write, it writes all your melds."
+    )
     if key == "announce.not_best":
         return [
             _(
@@ -294,7 +300,8 @@ def _announce_sentences(j: dict[str, Any], deck: str) -> list[str]:
                 "(%(meld)s). The rules let each player choose which Weis to announce; "
                 "usually it is the best one."
             )
-            % values
+            % values,
+            claimed % values,
         ]
     if key == "announce.not_best_strict":
         return [
@@ -302,13 +309,15 @@ def _announce_sentences(j: dict[str, Any], deck: str) -> list[str]:
                 "You announced %(value)s, but your best meld is worth %(best)s (%(meld)s). "
                 "Under this rule set the strongest meld is announced."
             )
-            % values
+            % values,
+            claimed % values,
         ]
     if key == "announce.none_with_meld":
         return [
             _(
                 "You announced nothing, though you hold %(meld)s. Announcing is up to you, "
-                "but a Weis you keep quiet about does not count."
+                "but a Weis you keep quiet about does not count: it is not compared and not "
+                "written, even when your partner's claim wins (R5.4b)."
             )
             % values
         ]
@@ -346,7 +355,7 @@ def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
     key = j["key"]
     v = j["verdict"]
     if key == "stoeck.counts":
-        return [_("«Stöck!» with the second of King and Ober of trump, on your own: they count.")]
+        return [_("«Stöck!» with the second of king and Ober of trump, on your own: it counts.")]
     if key == "stoeck.prompted":
         return [
             _(
@@ -358,7 +367,7 @@ def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
     if key == "stoeck.first_card":
         return [
             _(
-                "Too early: «Stöck!» is said with the second of King and Ober of trump, not "
+                "Too early: «Stöck!» is said with the second of king and Ober of trump, not "
                 "with the first. Say it again when you play the second card."
             )
         ]
@@ -384,10 +393,10 @@ def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
             )
         ]
     if key == "stoeck.not_holder":
-        return [_("You do not hold both King and Ober of trump, so you have no Stöck to call.")]
+        return [_("You do not hold both king and Ober of trump, so you have no Stöck to call.")]
     if key == "stoeck.no_trump":
         return [
-            _("There is no trump in %(contract)s, so there are no Stöck.")
+            _("There is no trump in %(contract)s, so there is no Stöck.")
             % {"contract": ex.contract_label(contract, deck)}
         ]
     if key == "stoeck.forgotten":
@@ -395,17 +404,22 @@ def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
             return [
                 _(
                     "You did not say «Stöck!» with your second card; after your partner's "
-                    "reminder they would not have counted anyway."
+                    "reminder it would not have counted anyway."
                 )
             ]
         return [
             _(
-                "You played the second of King and Ober of trump without saying «Stöck!». "
-                "Once the next card was down, the Stöck were lost."
+                "You played the second of king and Ober of trump without saying «Stöck!». "
+                "Once the next card was down, the Stöck was lost."
             )
         ]
     if key == "stoeck.repeated":
-        return [_("Your Stöck had counted already; saying it again changes nothing.")]
+        return [
+            _(
+                "You have said «Stöck!» before; saying it again changes nothing and is not "
+                "judged again."
+            )
+        ]
     return [key]
 
 
@@ -418,8 +432,59 @@ def _writes_text(data: dict[str, Any] | None) -> str:
     }
 
 
-def _writes_sentences(j: dict[str, Any]) -> list[str]:
-    weis = j["verdict"]["weis"]
+def _claims_text(claims: list[int | None]) -> str:
+    """«Player 1 (Vorhand): 20 · Player 2: 50 · Player 3: nothing · ...»: the values
+    announced with the first card, which everybody at the table heard."""
+    return " · ".join(
+        "%s: %s" % (ex.seat_label(seat), _("nothing") if value is None else value)  # noqa: UP031
+        for seat, value in enumerate(claims)
+    )
+
+
+def _own_claim_sentences(v: dict[str, Any], me: int) -> list[str]:
+    """What the learner's own announcement did in the comparison (R5.4a, R5.4b, R5.7),
+    and who would have written with their best meld (the engine's ``if_best``)."""
+    status = v["status"][me]
+    value = v["claims"][me]
+    out = []
+    if status == "smaller":
+        out.append(
+            _(
+                "You announced %(value)s: your claim was the meld of %(value)s, not your best "
+                "meld, and only the claim was compared (R5.4a)."
+            )
+            % {"value": value}
+        )
+    elif status == "false":
+        out.append(
+            _(
+                "You announced %(value)s, a value you hold no meld of: a false Weis is struck "
+                "out (R5.7)."
+            )
+            % {"value": value}
+        )
+    elif status == "silent" and v["if_best"] is not None:
+        out.append(
+            _("You announced nothing, so none of your melds is compared or written (R5.4b).")
+        )
+    other = v["if_best"]
+    weis = v["weis"]
+    # the learner's best meld is a claim, so with it some team always writes
+    if other is not None and (other["team"], other["scored"]) != (weis["team"], weis["scored"]):
+        out.append(
+            _("With %(value)s announced, %(team)s would have written the Weis: %(points)s.")
+            % {
+                "value": other["value"],
+                "team": ex.team_short(other["team"]),
+                "points": other["scored"],
+            }
+        )
+    return out
+
+
+def _writes_sentences(j: dict[str, Any], me: int) -> list[str]:
+    v = j["verdict"]
+    weis = v["weis"]
     out = []
     if j["outcome"] == "right":
         out.append(_("Right: %(answer)s.") % {"answer": _writes_text(j["expected"])})
@@ -428,13 +493,18 @@ def _writes_sentences(j: dict[str, Any]) -> list[str]:
             _("You said: %(given)s. Right is: %(expected)s.")
             % {"given": _writes_text(j["given"]), "expected": _writes_text(j["expected"])}
         )
+    out.append(
+        _("Announced with the first card: %(claims)s.") % {"claims": _claims_text(v["claims"])}
+    )
+    out.extend(_own_claim_sentences(v, me))
     if weis["team"] is None:
         out.append(_("No announced meld counts, so neither team writes Weis."))
         return out
     out.append(
         _(
-            "The team with the best single meld writes all the melds of both partners; the "
-            "other team writes none."
+            "The team with the best claim (R5.4a: the best meld of the value announced) writes "
+            "every meld of its players who announced, also the melds they did not announce; "
+            "the other team writes none (R5.6)."
         )
     )
     if weis["factor"] != 1:
@@ -512,7 +582,13 @@ def _block_explanation(j: dict[str, Any]) -> str:
             return _("Nobody writes Weis.")
         if weis["team"] != j["given"]["team"] - 1:
             return _("The other team writes the Weis.")
-        return _("All melds of both partners: %(points)s × %(factor)s = %(scored)s.") % weis
+        return (
+            _(
+                "Every meld of the team's players who announced: %(points)s × %(factor)s = "
+                "%(scored)s."
+            )
+            % weis
+        )
     if block == "stoeck":
         ns = _stoeck_ns(v.get("stoeck"))
         if ns is None:
@@ -582,7 +658,7 @@ TITLES = {
 }
 
 
-def decision(j: dict[str, Any], number: int, contract: str, deck: str) -> Decision:
+def decision(j: dict[str, Any], number: int, contract: str, deck: str, me: int) -> Decision:
     kind = j["kind"]
     d = Decision(
         move=j["move"],
@@ -613,7 +689,7 @@ def decision(j: dict[str, Any], number: int, contract: str, deck: str) -> Decisi
         if d.stoeck is not None and d.stoeck.status == "none":
             d.stoeck = None
     elif kind == "writes":
-        d.sentences = _writes_sentences(j)
+        d.sentences = _writes_sentences(j, me)
         d.ladder = _ladder(j["verdict"]["trace"], deck)
     elif kind == "jasstafel_block":
         d.sentences = [_block_explanation(j)]
@@ -666,19 +742,110 @@ def _group_jasstafel(decisions: list[Decision]) -> list[Decision]:
 
 
 # ---------------------------------------------------------------------------
+# Refusals (teaching.table's TableError codes, worded in the page's language)
+
+
+_MOVE_PARTS = {
+    "play": lambda: _("a card"),
+    "announce": lambda: _("a Weis announcement"),
+    "stoeck": lambda: _("«Stöck!»"),
+    "writes": lambda: _("who writes Weis"),
+    "jasstafel": lambda: _("the Jasstafel"),
+}
+_WANTED = {"card": "play", "stoeck": "stoeck", "announce": "announce", "writes": "writes",
+           "jasstafel": "jasstafel"}  # fmt: skip
+_WAITING = {
+    "play": lambda: _("your card"),
+    "writes": lambda: _("who writes Weis"),
+    "jasstafel": lambda: _("the Jasstafel"),
+    "done": lambda: _("nothing: the round is over"),
+}
+
+
+def _parts(keys: Any) -> str:
+    return ", ".join(str(_MOVE_PARTS[k]()) if k in _MOVE_PARTS else str(k) for k in (keys or []))
+
+
+REFUSAL_TEXTS = {
+    "move.not_object": lambda p, d: _("The move is not in a form the table can read."),
+    "move.empty": lambda p, d: _("The move is empty: choose a card or another action."),
+    "move.unknown_keys": lambda p, d: (
+        _("The move holds something the table does not know.")
+        if not p.get("keys")
+        else _("The move holds something the table does not know: %(keys)s.")
+        % {"keys": ", ".join(map(str, p["keys"]))}
+    ),
+    "move.combination": lambda p, d: (
+        _("These do not go together in one move: %(parts)s.") % {"parts": _parts(p.get("keys"))}
+    ),
+    "move.card": lambda p, d: _("That is not a card: choose one from your hand."),
+    "move.announce_value": lambda p, d: (
+        _("A Weis is announced by its value: %(values)s (or no Weis, with your first card).")
+        % {"values": ", ".join(map(str, p.get("values") or ANNOUNCE_VALUES))}
+    ),
+    "move.stoeck_value": lambda p, d: _(
+        "«Stöck!» is either said or not; there is no other choice."
+    ),
+    "move.writes": lambda p, d: _(
+        "Who writes Weis needs a team (or nobody) and a whole number of points."
+    ),
+    "move.jasstafel": lambda p, d: _(
+        "The Jasstafel needs a whole number in every block, and for the target a team with "
+        "its block (and its trick for the tricks block), or nobody."
+    ),
+    "move.not_now": lambda p, d: (
+        _("This is not the moment for %(wanted)s: the table waits for %(waiting)s.")
+        % {
+            "wanted": _MOVE_PARTS[_WANTED.get(p.get("wanted"), "play")](),
+            "waiting": _WAITING.get(p.get("waiting"), _WAITING["play"])(),
+        }
+    ),
+    "move.round_over": lambda p, d: _("The round is over: it takes no more moves."),
+    "move.not_in_hand": lambda p, d: (
+        _("%(card)s is not in your hand.")
+        % {"card": ex.card_label(p["card"], d) if p.get("card") else "?"}
+    ),
+    "move.stoeck_first": lambda p, d: _(
+        "No card is on the table yet: say «Stöck!» together with a card."
+    ),
+    "move.announce_first": lambda p, d: _("Announce your Weis together with your first card."),
+    "move.engine": lambda p, d: _("The rules engine could not accept this move."),
+    "log.not_list": lambda p, d: _("The stored moves of this round cannot be read."),
+    "scenario.invalid": lambda p, d: _("The stored cards of this round cannot be read."),
+    "scenario.needed": lambda p, d: _("No cards are dealt in this round."),
+    "round.not_over": lambda p, d: _("The round is not over yet."),
+    "round.over": lambda p, d: _("The round is over: it takes no more moves."),
+    "build.focus": lambda p, d: _("Choose one of the focuses shown."),
+    "build.seed": lambda p, d: _("The number that deals the cards must be a whole number."),
+    "build.no_deal": lambda p, d: _("No deal could be found for this focus; please try again."),
+}
+"""One sentence per ``teaching.table.REFUSALS`` code: ``(params, deck) -> text``."""
+
+
+def refusal_text(code: str, params: dict[str, Any], deck: str) -> str:
+    """A refusal of the referee in the page's language (cards named in the deck)."""
+    text = REFUSAL_TEXTS.get(code)
+    return str(text(params, deck)) if text else _("The table cannot take this move.")
+
+
+# ---------------------------------------------------------------------------
 # The whole page
 
 
-def _pair(contract: str) -> set[str]:
-    trump = Contract.parse(contract).trump
-    if trump is None:
-        return set()
-    return {trump.code + Rank.K.code, trump.code + Rank.Q.code}
-
-
-def present(view: dict[str, Any], *, deck: str, last_move: int | None = None) -> TableView:
+def present(
+    view: dict[str, Any],
+    *,
+    deck: str,
+    last_move: int | None = None,
+    just_called: bool = False,
+) -> TableView:
     """The page for the learner's view of a table (``learner_view(table)``);
-    ``feedback`` holds the judgements of move ``last_move`` (the latest, 0-based)."""
+    ``feedback`` holds the judgements of move ``last_move`` (the latest, 0-based).
+
+    «Stöck!» is offered in every trump contract to every learner, holder or not,
+    with every card and on its own (R6.4: the holder calls on their own, so the offer
+    must not remind anybody); on its own once a card is on the table, and not again
+    right after a call on its own (``just_called``: nothing has happened since)."""
     me = view["seat"]
     contract = view["contract"]
     plays = [
@@ -740,19 +907,13 @@ def present(view: dict[str, Any], *, deck: str, last_move: int | None = None) ->
     history = [trick_row(t) for t in complete]
     number = open_trick["index"] + 1 if open_trick is not None else min(len(complete) + 1, 9)
 
-    pair = _pair(contract)
-    dealt = set(view["dealt"])
-    holds_pair = bool(pair) and pair <= dealt
+    trump = Contract.parse(contract).trump is not None
     hand = list(view["hand"])
     phase = view["phase"]
     learner_played = any(s == me for s, _c in plays)
     judgements = view["judgements"]
-    # «Stöck!» on its own stays possible (late) until a call with the second card.
-    settled = {"stoeck.counts", "stoeck.prompted", "stoeck.too_late", "stoeck.repeated"}
-    counted = any(j["key"] in settled for j in judgements)
-    played_pair = bool(pair & dealt - set(hand)) if holds_pair else False
 
-    decisions = [decision(j, i + 1, contract, deck) for i, j in enumerate(judgements)]
+    decisions = [decision(j, i + 1, contract, deck, me) for i, j in enumerate(judgements)]
     links = dict(lessons_for(sorted({d.rule for d in decisions})))
     for d in decisions:
         d.lesson_url = links.get(d.rule, "")
@@ -784,8 +945,10 @@ def present(view: dict[str, Any], *, deck: str, last_move: int | None = None) ->
         tricks=history,
         trick_number=number,
         first_card=phase == "play" and not learner_played,
-        stoeck_box=phase == "play" and holds_pair and bool(pair & set(hand)),
-        stoeck_button=phase in ("play", "writes", "jasstafel") and played_pair and not counted,
+        stoeck_box=trump and phase == "play",
+        stoeck_button=(
+            trump and phase in ("play", "writes", "jasstafel") and bool(plays) and not just_called
+        ),
         late_announce=phase == "writes" and not own_announced,
         show_melds=phase in ("writes", "jasstafel") or number <= 2,
         talk=_talk(view, deck),

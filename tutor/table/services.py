@@ -15,6 +15,12 @@ work and the learner is still in its class (:func:`check_can_play`, like
 An illegal card is a move too: the referee judges it wrong (with the R3 reason) and
 does not play it, and the learner plays again. It stays in the log, so the round can
 be replayed and re-judged exactly and the wrong card counts once for mastery.
+
+«Stöck!» on its own is offered to every learner in every trump contract, so it must
+not fill the log: it does not count toward :data:`MAX_MOVES` (cards, announcements,
+writes and the Jasstafel do), and a second call on its own right after one (nothing
+happened at the table in between) is refused. So the calls on their own are at most
+one more than the other moves, and calling cannot make a round unfinishable.
 """
 
 from __future__ import annotations
@@ -43,7 +49,8 @@ from tutor.quizzes.services import record_skill
 
 from .models import Focus, TableRound
 
-# A round needs about a dozen moves; far more is a client posting in a loop.
+# A round needs about a dozen moves; far more is a client posting in a loop. Counted:
+# every move but «Stöck!» on its own (see the module docstring).
 MAX_MOVES = 120
 SEED_TRIES = 5
 
@@ -57,7 +64,13 @@ class StaleMove(RoundError):
 
 
 class MoveRefused(RoundError):
-    """The referee or the form refused the move (400); nothing was stored."""
+    """The referee or the form refused the move (400); nothing was stored.
+    ``refusal``: the referee's :class:`TableError` (its code and parameters let the
+    page word it in its language), None for a refusal of the site's own."""
+
+    def __init__(self, message: str, refusal: TableError | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
 
 
 class RoundLocked(RoundError):
@@ -187,6 +200,21 @@ def locked_reason(round_: TableRound, now: datetime | None = None) -> str:
     return ""
 
 
+def lone_call(move: Any) -> bool:
+    """``{"stoeck": true}``: «Stöck!» said on its own, without a card."""
+    return isinstance(move, dict) and set(move) == {"stoeck"}
+
+
+def counted_moves(moves: Sequence[Any]) -> int:
+    """The moves that count toward :data:`MAX_MOVES`: all but calls on their own."""
+    return sum(1 for m in moves if not lone_call(m))
+
+
+def just_called(round_: TableRound) -> bool:
+    """The round's last move was «Stöck!» on its own: nothing has happened since."""
+    return bool(round_.moves) and lone_call(round_.moves[-1])
+
+
 def _tally(tally: dict[str, Any], judgements: tuple[Judgement, ...]) -> dict[str, Any]:
     out = {skill: dict(counts) for skill, counts in tally.items()}
     for j in judgements:
@@ -210,13 +238,21 @@ def play_move(
     check_can_play(round_, timezone.now())
     if expected_count != round_.move_count:
         raise StaleMove(stale_message())
-    if round_.move_count >= MAX_MOVES:
+    if lone_call(move):
+        if just_called(round_):
+            raise MoveRefused(
+                _(
+                    "You have just said «Stöck!» and nothing has happened at the table "
+                    "since: saying it again would change nothing."
+                )
+            )
+    elif counted_moves(round_.moves) >= MAX_MOVES:
         raise MoveRefused(_("This round takes no more moves."))
     moves = [*round_.moves, move]
     try:
         table = referee(scenario_of(round_), moves)
     except TableError as err:
-        raise MoveRefused(_("The table refused this move: %(reason)s") % {"reason": err}) from None
+        raise MoveRefused(str(err), err) from None
     new = table.judgements[round_.recorded :]
     now = timezone.now()
     finished = now if table.phase == "done" else None

@@ -29,7 +29,7 @@ from tutor.core.context_processors import current_deck
 from . import selectors, services
 from .forms import JasstafelForm, StartForm, WritesForm, move_form
 from .models import TableRound
-from .presenters import focus_label, present
+from .presenters import focus_label, present, refusal_text
 
 
 @learner_required
@@ -76,6 +76,7 @@ def _context(request: HttpRequest, round_: TableRound, **extra: Any) -> dict[str
         view,
         deck=current_deck(request),
         last_move=round_.move_count - 1 if round_.move_count else None,
+        just_called=services.just_called(round_),
     )
     context: dict[str, Any] = {
         "round": round_,
@@ -152,7 +153,7 @@ def move(request: HttpRequest, round_id: int) -> HttpResponse:
             round_.refresh_from_db()
             error, status = str(stale), 409
         except services.MoveRefused as refused:
-            error, status = str(refused), 400
+            error, status = refusal_message(refused, current_deck(request)), 400
         except services.RoundLocked as locked:
             error, status = str(locked), 403
     if request.htmx:
@@ -165,6 +166,16 @@ def move(request: HttpRequest, round_id: int) -> HttpResponse:
         return render(request, "table/round.html", context, status=status)
     url = reverse("table:round", args=[round_.pk])
     return redirect(f"{url}#feedback" if status == 200 else url)
+
+
+def refusal_message(refused: services.MoveRefused, deck: str) -> str:
+    """The refusal in the page's language: the referee's by its code (cards named in
+    the learner's deck), the site's own as it is."""
+    err = refused.refusal
+    if err is None:
+        return str(refused)
+    reason = refusal_text(err.code, err.params, deck)
+    return _("The table refused this move: %(reason)s") % {"reason": reason}
 
 
 def _stale(form: Any, round_: TableRound) -> bool:

@@ -72,7 +72,7 @@ class WeisToolForm(forms.Form):
         self.fields["rules"].choices = preset_choices()
         for seat in SEATS:
             self.fields[f"seat{seat}_text"] = forms.CharField(
-                label=_("Cards of player %(n)s") % {"n": seat + 1},
+                label=_("Cards of Player %(n)s") % {"n": seat + 1},
                 required=False,
                 max_length=MAX_TEXT,
                 help_text=_("Codes or names, e.g. H6 H7 H8 or Rosen-Ober, Schilten-Ass"),
@@ -109,7 +109,7 @@ class WeisToolForm(forms.Form):
                     self.add_error(
                         field,
                         _(
-                            "%(card)s is already in the hand of player %(other)s; "
+                            "%(card)s is already in the hand of Player %(other)s; "
                             "each card exists once."
                         )
                         % {"card": card.code, "other": owner[card] + 1},

@@ -16,8 +16,18 @@ def _deck(context: template.Context) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def ladder_steps(context: template.Context, trace: Any, side_a: str, side_b: str) -> list:
-    return ex.explain_ladder(trace, _deck(context), side_a, side_b)
+def ladder_steps(
+    context: template.Context,
+    trace: Any,
+    side_a: str,
+    side_b: str,
+    meld_a: Any = None,
+    meld_b: Any = None,
+) -> list:
+    """The ladder's steps as sentences; ``meld_a``/``meld_b`` (the melds compared, where
+    the page has them) let two fours of a kind be compared by rank."""
+    melds = (meld_a, meld_b) if meld_a and meld_b else None
+    return ex.explain_ladder(trace, _deck(context), side_a, side_b, melds)
 
 
 @register.simple_tag(takes_context=True)
@@ -28,6 +38,11 @@ def meld_label(context: template.Context, meld: Any) -> str:
 @register.simple_tag(takes_context=True)
 def card_label(context: template.Context, card: Any) -> str:
     return ex.card_label(card, _deck(context))
+
+
+@register.simple_tag(takes_context=True)
+def suit_label(context: template.Context, suit: Any) -> str:
+    return ex.suit_label(getattr(suit, "code", suit), _deck(context))
 
 
 @register.simple_tag(takes_context=True)

@@ -103,10 +103,12 @@ FIRST_NAMES = (
 TITLES = {
     Skill.BASICS: "Puur, Nell und die Spieler",
     Skill.WEIS_VALUE: "Weis zählen",
+    Skill.ANNOUNCE: "Weis melden: rechtzeitig und richtig",
     Skill.WHO_WRITES: "Wer schreibt den Weis?",
     Skill.LADDER_STEP: "Die Weis-Leiter",
     Skill.STOECK: "Stöck: gilt es noch?",
     Skill.TARGET: "Wer ist zuerst am Ziel?",
+    Skill.JASSTAFEL: "Eine Runde auf der Jasstafel",
     Skill.TRICK: "Stichspiel",
 }
 
@@ -115,19 +117,23 @@ DIFFICULTY = {
     Skill.BASICS: -1.0,
     Skill.TRICK: -0.6,
     Skill.WEIS_VALUE: -0.2,
+    Skill.ANNOUNCE: 0.1,
     Skill.LADDER_STEP: 0.2,
     Skill.WHO_WRITES: 0.4,
     Skill.STOECK: 0.5,
     Skill.TARGET: 0.8,
+    Skill.JASSTAFEL: 0.6,
 }
 SECONDS = {
     Skill.BASICS: 12,
     Skill.TRICK: 20,
     Skill.WEIS_VALUE: 28,
+    Skill.ANNOUNCE: 40,
     Skill.LADDER_STEP: 35,
     Skill.WHO_WRITES: 60,
     Skill.STOECK: 45,
     Skill.TARGET: 80,
+    Skill.JASSTAFEL: 70,
 }
 
 
