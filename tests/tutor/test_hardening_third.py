@@ -20,12 +20,14 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
+from teaching.table import Scenario, referee, reference_move
 from tests.factories import (
     PASSWORD,
     AssignmentFactory,
     LearnerFactory,
     MembershipFactory,
     SchoolClassFactory,
+    TableRoundFactory,
     TeacherFactory,
 )
 from tests.tutor.test_setup import run_python
@@ -33,6 +35,9 @@ from tutor.accounts.models import User, UserSession
 from tutor.accounts.sessions import SessionStore, user_id_of
 from tutor.classroom import assignments
 from tutor.classroom.roster_views import CARDS_SESSION_KEY
+from tutor.quizzes.models import SkillState
+from tutor.table import services as table_services
+from tutor.table.forms import post_data
 
 pytestmark = pytest.mark.django_db
 
@@ -527,3 +532,79 @@ def test_the_reset_mail_leaves_only_after_the_response_is_sent(quick_hashing):
     unknown.close()
     assert unknown_status == status and unknown["Location"] == response["Location"]
     assert len(mail.outbox) == 1
+
+
+# --- item 3: a table round can always be finished -----------------------------------------
+
+
+def _table(round_):
+    round_.refresh_from_db()
+    return referee(Scenario.from_dict(round_.scenario), round_.moves)
+
+
+def _post(client, round_, move):
+    round_.refresh_from_db()
+    return client.post(reverse("table:move", args=[round_.pk]), post_data(move, round_.move_count))
+
+
+def test_150_stoeck_calls_change_nothing_and_the_round_is_finished_after_them():
+    """T10: every card-less «Stöck!» was stored and judged until the move cap refused
+    everything. Now a call on its own is judged once; the next 149 are refused (400),
+    store nothing and count for nothing, and the round is played to the end."""
+    learner = LearnerFactory(username="dario")
+    client = Client()
+    client.force_login(learner)
+    round_ = TableRoundFactory(learner=learner, focus="stoeck", seed=0)
+    _post(client, round_, reference_move(_table(round_)))  # a card on the table first
+    before = SkillState.objects.filter(learner=learner, skill="stoeck").first()
+    statuses = [_post(client, round_, {"stoeck": True}).status_code for _ in range(150)]
+    assert statuses[0] == 302 and set(statuses[1:]) == {400}
+    round_.refresh_from_db()
+    assert [m for m in round_.moves if m == {"stoeck": True}] == [{"stoeck": True}]
+    after = SkillState.objects.get(learner=learner, skill="stoeck")
+    assert after.attempts == (before.attempts if before else 0) + 1
+    t = _table(round_)
+    while t.phase != "done":
+        assert _post(client, round_, reference_move(t)).status_code == 302
+        t = _table(round_)
+    round_.refresh_from_db()
+    assert round_.finished_at is not None
+
+
+def test_the_same_refused_card_or_late_announcement_again_is_refused_and_not_stored():
+    learner = LearnerFactory(username="ben")
+    client = Client()
+    client.force_login(learner)
+    for seed in range(40):  # a round whose first learner decision has an illegal card
+        round_ = TableRoundFactory(learner=learner, focus="weis", seed=seed)
+        t = _table(round_)
+        illegal = [c for c in t.hand if c not in t.legal]
+        if t.plays and illegal:
+            break
+    else:  # pragma: no cover - the builder deals such rounds in most seeds
+        raise AssertionError("no round with an illegal card to try")
+    first = _post(client, round_, {"play": illegal[0]})
+    assert first.status_code == 302
+    again = _post(client, round_, {"play": illegal[0], "announce": 20})
+    assert again.status_code == 400
+    round_.refresh_from_db()
+    assert round_.moves == [{"play": illegal[0]}]
+    # After the card is played, the same refused card is a new try (the table moved).
+    _post(client, round_, reference_move(_table(round_)))
+    late = [_post(client, round_, {"announce": 20}).status_code for _ in range(3)]
+    assert late == [302, 400, 400]
+
+
+def test_a_round_whose_log_is_full_shows_that_it_is_locked(monkeypatch):
+    """An old log may have filled the cap before repeats were refused: its page says so
+    and offers no move forms."""
+    learner = LearnerFactory(username="anna")
+    client = Client()
+    client.force_login(learner)
+    round_ = TableRoundFactory(learner=learner, focus="stoeck", seed=0)
+    _post(client, round_, reference_move(_table(round_)))
+    monkeypatch.setattr(table_services, "MAX_MOVES", 1)
+    page = client.get(reverse("table:round", args=[round_.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    text = page.content.decode()
+    assert "This round takes no more moves: its log is full" in text
+    assert 'name="action"' not in text
