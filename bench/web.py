@@ -773,7 +773,7 @@ class Bench:
 
         def write(client: Client) -> None:
             client.recorder = rec
-            if not client.cookies:  # a visitor: its session is created by the post
+            if not client.cookies:  # a visitor: its deck goes to a cookie, not the database
                 client.get("/", "home", record=False)
             for deck in itertools.cycle(("french", "swiss")):
                 if time.monotonic() >= deadline:

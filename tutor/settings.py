@@ -73,6 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: jobs that run once the response is sent (a reset mail), see the module.
+    "tutor.core.middleware.AfterResponseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before WhiteNoise: static files get the same Content-Security-Policy and
     # Permissions-Policy headers as the pages (see CONTENT_SECURITY_POLICY below).
@@ -205,6 +207,9 @@ JASS_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("JASS_LOGIN_ADDRESS_FAILUR
 JASS_PROXY_COUNT = int(os.environ.get("JASS_PROXY_COUNT", "0"))
 AXES_HANDLER = "tutor.accounts.throttle.AddressThrottlingHandler"
 AXES_CLIENT_IP_CALLABLE = "tutor.accounts.throttle.client_address"
+# Names are counted and recorded case-folded, so a learner's export and deletion find
+# failures typed in other capitals too (issue 22, item 5).
+AXES_USERNAME_CALLABLE = "tutor.accounts.throttle.axes_username"
 AXES_LOCKOUT_CALLABLE = "tutor.accounts.throttle.lockout_response"
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -254,6 +259,10 @@ JASS_MAIL_RATE_WINDOW = timedelta(hours=1)
 JASS_PASSWORD_RESET_ADDRESS_LIMIT = int(os.environ.get("JASS_PASSWORD_RESET_ADDRESS_LIMIT", "10"))
 JASS_PASSWORD_RESET_EMAIL_LIMIT = int(os.environ.get("JASS_PASSWORD_RESET_EMAIL_LIMIT", "3"))
 JASS_TEACHER_SIGNUP_ADDRESS_LIMIT = int(os.environ.get("JASS_TEACHER_SIGNUP_ADDRESS_LIMIT", "10"))
+# Data exports (JSON or zip) per requesting user in a window: a teacher exporting a
+# whole class stays below it, a loop does not.
+JASS_EXPORT_WINDOW = timedelta(minutes=10)
+JASS_EXPORT_LIMIT = int(os.environ.get("JASS_EXPORT_LIMIT", "40"))
 
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
@@ -285,6 +294,9 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+# Django's database sessions with the user's id in an indexed column, so one person's
+# sessions are found without decoding the table (tutor/accounts/sessions.py).
+SESSION_ENGINE = "tutor.accounts.sessions"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"

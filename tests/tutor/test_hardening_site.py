@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from django.contrib.messages.middleware import MessageMiddleware
-from django.contrib.sessions.backends.db import SessionStore
 from django.db import OperationalError
 from django.test import Client, RequestFactory
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
@@ -24,9 +23,11 @@ from django.utils import timezone, translation
 from rules_core import RulesError, parse_cards
 from tests.factories import MembershipFactory, SchoolClassFactory
 from tests.tutor.test_setup import PRODUCTION, run_python
+from tutor.accounts.sessions import SessionStore
 from tutor.classroom import assignments
 from tutor.classroom.assignments import AssignmentSpec
 from tutor.classroom.models import Assignment
+from tutor.classroom.privacy_views import DELETED_SESSION_KEY
 from tutor.core.converters import MAX_ID, IdConverter
 from tutor.core.middleware import lock_fuse, retry_url
 from tutor.lessons.services import load_course
@@ -228,14 +229,20 @@ def locked(*args, **kwargs):
 
 @pytest.mark.usefixtures("_fuse_reset")
 def test_a_session_save_the_locked_database_refuses_gives_the_503_page(monkeypatch):
-    """An anonymous deck change writes only the session, after the view: before, the
-    OperationalError escaped the 503 handling (a 500 after the busy timeout)."""
-    monkeypatch.setattr(SessionStore, "save", locked)
+    """The page after an account deletion writes only the session, after the view (it
+    takes the one-time notice out of it): before, the OperationalError escaped the 503
+    handling (a 500 after the busy timeout)."""
     client = Client()
-    response = client.post(reverse("set_deck"), {"deck": "french"})
+    session = client.session
+    session[DELETED_SESSION_KEY] = "self"
+    session.save()
+    client.cookies["sessionid"] = session.session_key
+    monkeypatch.setattr(SessionStore, "save", locked)
+    response = client.get(reverse("privacy:deleted"))
     assert response.status_code == 503 and response["Retry-After"] == "5"
     assert "Nichts wurde gespeichert" in response.content.decode()
-    assert "sessionid" not in response.cookies
+    monkeypatch.undo()
+    assert SessionStore(session.session_key).get(DELETED_SESSION_KEY) == "self"
 
 
 @pytest.mark.usefixtures("_fuse_reset")
@@ -317,7 +324,10 @@ from django.db import connections
 from django.test import Client
 
 call_command("migrate", verbosity=0)
+from tutor.accounts.models import User
 client = Client()
+# Logged in: the deck goes to the account, a write (a visitor's goes to a cookie).
+client.force_login(User.objects.create(username="mia"))
 out = {}
 
 def timed(name, method, path, data=None):

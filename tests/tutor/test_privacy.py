@@ -19,8 +19,6 @@ from axes.models import AccessAttempt, AccessLog
 from django.conf import settings
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
-from django.contrib.sessions.backends.db import SessionStore
-from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -39,7 +37,8 @@ from tests.factories import (
     TeacherFactory,
     UserFactory,
 )
-from tutor.accounts.models import Role, User
+from tutor.accounts.models import Role, User, UserSession
+from tutor.accounts.sessions import SessionStore
 from tutor.classroom import privacy, results
 from tutor.classroom.assignments import start_or_resume, submit
 from tutor.classroom.models import Assignment, Membership
@@ -391,7 +390,7 @@ def test_a_learner_deletes_their_account_with_username_and_password(classroom):
     old = SessionStore()
     old["_auth_user_id"] = str(anna.pk)
     old.create()
-    Session.objects.filter(pk=old.session_key).update(
+    UserSession.objects.filter(pk=old.session_key).update(
         expire_date=timezone.now() - timedelta(days=1)
     )
     url = reverse("privacy:delete", args=[anna.pk])
@@ -420,8 +419,8 @@ def test_a_learner_deletes_their_account_with_username_and_password(classroom):
     assert done.status_code == 200 and "Konto gelöscht" in done.content.decode()
     assert not done.wsgi_request.user.is_authenticated
     # Logged out everywhere: the other browser's session is gone from the database.
-    assert not Session.objects.filter(pk=old.session_key).exists()
-    remaining = [s.get_decoded().get("_auth_user_id") for s in Session.objects.all()]
+    assert not UserSession.objects.filter(pk=old.session_key).exists()
+    remaining = [s.get_decoded().get("_auth_user_id") for s in UserSession.objects.all()]
     assert str(anna.pk) not in remaining
     assert second_browser.get(reverse("dashboard")).status_code == 302
     # The others are untouched.
@@ -654,6 +653,6 @@ def test_deleting_an_account_elsewhere_also_forgets_its_sessions_and_login_recor
     key = browser.session.session_key
     assert AccessLog.objects.filter(username="anna").exists()
     User.objects.get(pk=anna.pk).delete()
-    assert not Session.objects.filter(pk=key).exists()
+    assert not UserSession.objects.filter(pk=key).exists()
     assert not AccessLog.objects.filter(username="anna").exists()
     assert AccessLog.objects.filter(username="bruno").count() == 1

@@ -342,12 +342,12 @@ def test_a_round_takes_no_more_than_max_moves(learner, monkeypatch):
         move = reference_move(table(round_))
         services.play_move(learner=learner, round_=round_, move=move, expected_count=1)
     services.play_move(learner=learner, round_=round_, move={"stoeck": True}, expected_count=1)
-    with pytest.raises(services.MoveRefused, match="eben «Stöck!» gesagt") as refused:
+    with pytest.raises(services.MoveRefused, match="schon «Stöck!» gesagt") as refused:
         services.play_move(learner=learner, round_=round_, move={"stoeck": True}, expected_count=2)
     assert refused.value.refusal is None
     round_.refresh_from_db()
     assert round_.move_count == 2 and round_.moves[-1] == {"stoeck": True}
-    assert services.counted_moves(round_.moves) == 1 and services.just_called(round_)
+    assert services.counted_moves(round_.moves) == 1 and services.just_called(table(round_))
 
 
 # ---------------------------------------------------------------------------
@@ -664,7 +664,7 @@ def test_r6_4_a_call_by_a_non_holder_is_wrong_once_and_reveals_nothing(client, l
     count = table(round_).moves
     response = post(client, round_, {"stoeck": True}, htmx=True)
     assert response.status_code == 400
-    assert "Du hast eben «Stöck!» gesagt" in response.content.decode()
+    assert "Du hast schon «Stöck!» gesagt" in response.content.decode()
     assert table(round_).moves == count
 
 

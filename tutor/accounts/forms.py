@@ -6,16 +6,22 @@ from django import forms
 from django.contrib.auth.forms import (
     AuthenticationForm,
     PasswordChangeForm,
+    PasswordResetForm,
     SetPasswordForm,
     UserCreationForm,
 )
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.debug import sensitive_variables
+
+from tutor.core.middleware import after_response
 
 from .models import Deck, User
 from .names import PERSON_NAME_MAX_LENGTH, clean_person_name
 from .throttle import forget_failures
-from .validators import validate_new_username
+from .validators import validate_new_password, validate_new_username
 
 
 class LoginForm(AuthenticationForm):
@@ -93,7 +99,21 @@ class TeacherSignupForm(SignupForm):
         return User.objects.normalize_email(self.cleaned_data["email"])
 
 
-class FirstPasswordForm(SetPasswordForm):
+class NewPasswordMixin:
+    """A new password must differ from the current one (``validate_new_password``)."""
+
+    @sensitive_variables("password")
+    def validate_password_for_user(self, user: User, password_field_name: str = "new_password2"):
+        super().validate_password_for_user(user, password_field_name)  # type: ignore[misc]
+        password = self.cleaned_data.get(password_field_name)  # type: ignore[attr-defined]
+        if password and not self.has_error(password_field_name):  # type: ignore[attr-defined]
+            try:
+                validate_new_password(password, user)
+            except ValidationError as error:
+                self.add_error(password_field_name, error)  # type: ignore[attr-defined]
+
+
+class FirstPasswordForm(NewPasswordMixin, SetPasswordForm):
     """A password of one's own instead of a one-time password, or after a reset by
     e-mail: no old password asked (the one-time password or the link proved it)."""
 
@@ -106,10 +126,26 @@ class FirstPasswordForm(SetPasswordForm):
         return user
 
 
-class OwnPasswordChangeForm(PasswordChangeForm):
+class OwnPasswordChangeForm(NewPasswordMixin, PasswordChangeForm):
     def save(self, commit: bool = True) -> User:
         self.user.must_set_password = False
         return super().save(commit=commit)
+
+
+class ResetForm(PasswordResetForm):
+    """Django's reset form, but the mail leaves after the response: the request then
+    costs the same whether or not the address has an account, so its timing does not
+    tell (with a real SMTP server, sending takes a while)."""
+
+    def send_mail(self, *args: Any, **kwargs: Any) -> None:
+        language = translation.get_language()
+        parent = super().send_mail
+
+        def send() -> None:
+            with translation.override(language):
+                parent(*args, **kwargs)
+
+        after_response(send)
 
 
 class DeckForm(forms.Form):

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
+from django.contrib.sessions.backends.base import SessionBase
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -65,3 +67,26 @@ class RateEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class UserSession(AbstractBaseSession):
+    """A database session with the id of the user logged in with it (or null).
+
+    Django's own session table holds the user only inside the encoded data, so finding
+    one person's sessions (the privacy pages, deleting an account) meant decoding every
+    row, and anybody could add rows. The id is written whenever the session is saved
+    (``tutor.accounts.sessions.SessionStore``); it is not a foreign key, so a session saved
+    just after its user was deleted cannot fail, and deleting a user removes their rows
+    explicitly (``classroom.privacy.forget_traces``).
+    """
+
+    user_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+
+    class Meta(AbstractBaseSession.Meta):
+        db_table = "accounts_session"
+
+    @classmethod
+    def get_session_store_class(cls) -> type[SessionBase]:
+        from .sessions import SessionStore
+
+        return SessionStore

@@ -22,6 +22,7 @@ import functools
 import unicodedata
 from collections.abc import Iterable
 
+from django.contrib.auth.hashers import check_password, is_password_usable
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -100,6 +101,28 @@ class VisiblePasswordValidator:
             "spaces or other blank characters.",
             self.min_visible,
         ) % {"min": self.min_visible}
+
+
+def validate_new_password(password: str, user: object) -> None:
+    """Refuse, as a new password, the one the account has now.
+
+    A pupil's first password replaces the one-time password printed on the login card,
+    which the teacher (and whoever saw the card) knows: keeping it would make the account
+    look like any other while somebody else still holds its password. The same holds for
+    a change and a reset. A user without a usable password is not checked. The check
+    costs one password hash, like the login it replaces. (A password equal to the user
+    name is refused by Django's UserAttributeSimilarityValidator, in settings.)
+    """
+    encoded = getattr(user, "password", None)
+    if not encoded or not is_password_usable(encoded):
+        return
+    # hashers.check_password, not user.check_password: no setter, so checking a
+    # candidate can never re-hash and save the stored password.
+    if check_password(password, encoded):
+        raise ValidationError(
+            _("Choose a new password: this is the password the account has now."),
+            code="password_unchanged",
+        )
 
 
 # --- user names -----------------------------------------------------------------------

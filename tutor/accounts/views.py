@@ -16,17 +16,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from tutor.core.context_processors import DECK_COOKIE_AGE, DECK_COOKIE_NAME
+
 from . import services, throttle
 from .forms import (
     DeckForm,
     FirstPasswordForm,
     LoginForm,
     OwnPasswordChangeForm,
+    ResetForm,
     TeacherSignupForm,
 )
 from .mail import MailError
 
-DECK_SESSION_KEY = "deck"
 logger = logging.getLogger("tutor.accounts.security")
 
 
@@ -43,16 +45,27 @@ def _safe_next(request: HttpRequest, target: str) -> str:
 
 @require_POST
 def set_deck(request: HttpRequest) -> HttpResponse:
-    """Remember the deck on the account, or in the session for visitors."""
+    """Remember the deck on the account, or in a cookie for visitors (as Django's
+    language switch does): a visitor's choice creates no session row in the database,
+    so nobody can grow the session table by choosing decks (issue 22, item 2)."""
     form = DeckForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest(_("Unknown deck. Choose the Swiss-German or French deck."))
     deck = form.cleaned_data["deck"]
-    request.session[DECK_SESSION_KEY] = deck
+    response = HttpResponseRedirect(_safe_next(request, form.cleaned_data["next"]))
     if request.user.is_authenticated:
         request.user.deck = deck
         request.user.save(update_fields=["deck"])
-    return HttpResponseRedirect(_safe_next(request, form.cleaned_data["next"]))
+    else:
+        response.set_cookie(
+            DECK_COOKIE_NAME,
+            deck,
+            max_age=DECK_COOKIE_AGE,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
 
 
 # --- logging in -------------------------------------------------------------------------
@@ -142,6 +155,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
+    form_class = ResetForm
 
     def form_valid(self, form) -> HttpResponse:
         address = throttle.address_of(self.request)

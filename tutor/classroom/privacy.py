@@ -34,7 +34,6 @@ from typing import Any
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
 from django.contrib.admin.models import LogEntry
-from django.contrib.auth import SESSION_KEY
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.http import Http404
@@ -43,7 +42,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tutor.accounts.models import Role, User
+from tutor.accounts.models import Role, User, UserSession
+from tutor.accounts.throttle import login_name
 from tutor.lessons.models import LessonRead
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
 from tutor.quizzes.services import explanations_visible, settle_released_answers
@@ -151,6 +151,7 @@ class Summary:
 
 
 def summary(learner: User) -> Summary:
+    name = login_name(learner.username)
     return Summary(
         classes=list(
             SchoolClass.objects.filter(memberships__learner=learner)
@@ -164,9 +165,9 @@ def summary(learner: User) -> Summary:
         skills=SkillState.objects.filter(learner=learner).count(),
         table_rounds=TableRound.objects.filter(learner=learner).count(),
         lessons_read=LessonRead.objects.filter(user=learner).count(),
-        logins=AccessLog.objects.filter(username=learner.username).count(),
-        login_failures=AccessAttempt.objects.filter(username=learner.username).count()
-        + AccessFailureLog.objects.filter(username=learner.username).count(),
+        logins=AccessLog.objects.filter(username=name).count(),
+        login_failures=AccessAttempt.objects.filter(username=name).count()
+        + AccessFailureLog.objects.filter(username=name).count(),
         sessions=len(list(_sessions_of(learner))),
     )
 
@@ -178,18 +179,12 @@ def _session_store() -> Any:
 def _sessions_of(user: User, *, expired: bool = False) -> Iterator[tuple[str, datetime]]:
     """(key, expiry) of the stored sessions logged in as ``user``; with ``expired``,
     also those past their expiry (they stay in the table until ``clearsessions``).
-    Sessions carry no user column, so each one is decoded."""
-    store = _session_store()
-    model_class = getattr(store, "get_model_class", None)
-    if model_class is None:  # cookie or cache sessions: nothing in the database
-        return
-    decoder = store()
-    rows = model_class().objects.only("session_key", "session_data", "expire_date")
+    Found by the user's id, an indexed column (``accounts.sessions``): the cost does not
+    grow with other people's sessions."""
+    rows = UserSession.objects.filter(user_id=user.pk)
     if not expired:
         rows = rows.filter(expire_date__gt=timezone.now())
-    for row in rows.iterator():
-        if str(decoder.decode(row.session_data).get(SESSION_KEY)) == str(user.pk):
-            yield row.session_key, row.expire_date
+    yield from rows.order_by("expire_date").values_list("session_key", "expire_date")
 
 
 # --- the export ------------------------------------------------------------------------
@@ -495,7 +490,9 @@ def _logins(learner: User) -> list[Row]:
             "user_agent": log.user_agent,
             "path": log.path_info,
         }
-        for log in AccessLog.objects.filter(username=learner.username).order_by("attempt_time")
+        for log in AccessLog.objects.filter(username=login_name(learner.username)).order_by(
+            "attempt_time"
+        )
     ]
 
 
@@ -511,7 +508,7 @@ def _login_failures(learner: User) -> list[Row]:
             "failures": attempt.failures_since_start,
             "locked_out": None,
         }
-        for attempt in AccessAttempt.objects.filter(username=learner.username)
+        for attempt in AccessAttempt.objects.filter(username=login_name(learner.username))
     ]
     rows += [
         {
@@ -523,7 +520,7 @@ def _login_failures(learner: User) -> list[Row]:
             "failures": None,
             "locked_out": log.locked_out,
         }
-        for log in AccessFailureLog.objects.filter(username=learner.username)
+        for log in AccessFailureLog.objects.filter(username=login_name(learner.username))
     ]
     return sorted(rows, key=lambda row: row["attempted_at"])
 
@@ -642,9 +639,10 @@ def forget_traces(user: User) -> None:
     store = _session_store()
     for key, _expiry in list(_sessions_of(user, expired=True)):
         store(session_key=key).delete()
-    AccessLog.objects.filter(username=user.username).delete()
-    AccessAttempt.objects.filter(username=user.username).delete()
-    AccessFailureLog.objects.filter(username=user.username).delete()
+    name = login_name(user.username)
+    AccessLog.objects.filter(username=name).delete()
+    AccessAttempt.objects.filter(username=name).delete()
+    AccessFailureLog.objects.filter(username=name).delete()
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(User), object_id=str(user.pk)
     ).delete()

@@ -106,10 +106,29 @@ def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
     return response
 
 
+def _export_refused(request: HttpRequest) -> HttpResponse | None:
+    """The 429 page once the requester has exported ``JASS_EXPORT_LIMIT`` times in
+    ``JASS_EXPORT_WINDOW``; None while below."""
+    if throttle.allow(throttle.EXPORTS_PER_USER, f"user:{request.user.pk}"):
+        return None
+    minutes = int(settings.JASS_EXPORT_WINDOW.total_seconds() // 60)
+    response = render(
+        request,
+        "privacy/export_throttled.html",
+        {"minutes": minutes, "limit": settings.JASS_EXPORT_LIMIT},
+        status=429,
+    )
+    response["Retry-After"] = str(minutes * 60)
+    return response
+
+
 @never_cache
 @login_required
 def export_json(request: HttpRequest, learner_id: int) -> HttpResponse:
-    export = privacy.collect(privacy.access_to(request.user, learner_id))
+    access = privacy.access_to(request.user, learner_id)
+    if (refused := _export_refused(request)) is not None:
+        return refused
+    export = privacy.collect(access)
     return _download(
         privacy.export_json(export),
         "application/json; charset=utf-8",
@@ -120,7 +139,10 @@ def export_json(request: HttpRequest, learner_id: int) -> HttpResponse:
 @never_cache
 @login_required
 def export_zip(request: HttpRequest, learner_id: int) -> HttpResponse:
-    export = privacy.collect(privacy.access_to(request.user, learner_id))
+    access = privacy.access_to(request.user, learner_id)
+    if (refused := _export_refused(request)) is not None:
+        return refused
+    export = privacy.collect(access)
     return _download(
         privacy.export_zip(export), "application/zip", privacy.export_filename(export, "zip")
     )

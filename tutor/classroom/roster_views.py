@@ -5,9 +5,11 @@ Thin views: the rules are in :mod:`tutor.classroom.roster`; every class comes th
 ``class_of_teacher_or_404`` and every pupil through ``pupil_of_class_or_404``, so
 another teacher's ids are a 404.
 
-The one-time passwords reach the cards page through the session: the post that makes
-them stores them there, the cards page takes them out as it shows them (a reload finds
-none). Only the hashes stay in the database.
+The one-time passwords reach the cards page sealed (``accounts.login_cards.seal``): the
+post that makes them puts the sealed passwords in the session and the key in a signed
+cookie of the teacher's browser that lasts five minutes; the cards page joins them once
+and drops both (a reload finds none). Neither the database nor the browser alone ever
+holds a password in clear; the database keeps only the hashes.
 """
 
 from __future__ import annotations
@@ -16,15 +18,17 @@ import hashlib
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from tutor.accounts.login_cards import login_card
+from tutor.accounts.login_cards import CARD_KEY_MAX_AGE, login_card, seal, unseal
 from tutor.accounts.models import User
 from tutor.accounts.permissions import teacher_required
 from tutor.core.fields import IdMultipleChoiceField
@@ -35,6 +39,7 @@ from .selectors import class_of_teacher_or_404
 from .services import ClassroomError
 
 CARDS_SESSION_KEY = "login_cards"
+CARD_KEY_COOKIE = "login_cards_key"
 
 
 class RosterForm(forms.Form):
@@ -79,11 +84,27 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
-def _remember(request: HttpRequest, school_class: SchoolClass, cards: list) -> None:
+def _to_cards(request: HttpRequest, school_class: SchoolClass, cards: list) -> HttpResponse:
+    """The redirect to the cards page, carrying the new passwords sealed: the box in the
+    session, the key in a short-lived cookie (see the module doc)."""
+    sealed = seal([c.password for c in cards])
     request.session[CARDS_SESSION_KEY] = {
         "class_id": school_class.pk,
-        "cards": [[c.user_id, c.name, c.username, c.password] for c in cards],
+        "cards": [[c.user_id, c.name, c.username] for c in cards],
+        "box": sealed.box,
     }
+    response = redirect("roster:cards", class_id=school_class.pk)
+    response.set_signed_cookie(
+        CARD_KEY_COOKIE,
+        sealed.key,
+        salt=CARD_KEY_COOKIE,
+        max_age=CARD_KEY_MAX_AGE,
+        path=reverse("roster:cards", args=[school_class.pk]),
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Strict",
+    )
+    return response
 
 
 def _page(request: HttpRequest, school_class: SchoolClass, **context: Any) -> HttpResponse:
@@ -120,7 +141,6 @@ def roster_page(request: HttpRequest, class_id: int) -> HttpResponse:
         except ClassroomError as error:
             form.add_error("names", str(error))
         else:
-            _remember(request, school_class, cards)
             messages.success(
                 request,
                 ngettext(
@@ -130,7 +150,7 @@ def roster_page(request: HttpRequest, class_id: int) -> HttpResponse:
                 )
                 % {"n": len(cards)},
             )
-            return redirect("roster:cards", class_id=school_class.pk)
+            return _to_cards(request, school_class, cards)
     plan = roster.plan_roster(school_class, text)
     for error in plan.errors:
         form.add_error("names", error)
@@ -147,8 +167,7 @@ def reset_many(request: HttpRequest, class_id: int) -> HttpResponse:
     cards = roster.reset_passwords(
         teacher=request.user, school_class=school_class, pupils=form.cleaned_data["pupils"]
     )
-    _remember(request, school_class, cards)
-    return redirect("roster:cards", class_id=school_class.pk)
+    return _to_cards(request, school_class, cards)
 
 
 @teacher_required
@@ -160,8 +179,7 @@ def reset_one(request: HttpRequest, class_id: int, learner_id: int) -> HttpRespo
         cards = roster.reset_passwords(
             teacher=request.user, school_class=school_class, pupils=[pupil]
         )
-        _remember(request, school_class, cards)
-        return redirect("roster:cards", class_id=school_class.pk)
+        return _to_cards(request, school_class, cards)
     return render(
         request, "classroom/roster/reset.html", {"school_class": school_class, "pupil": pupil}
     )
@@ -170,18 +188,34 @@ def reset_one(request: HttpRequest, class_id: int, learner_id: int) -> HttpRespo
 @never_cache
 @teacher_required
 def cards(request: HttpRequest, class_id: int) -> HttpResponse:
-    """The login cards, once: the passwords leave the session as the page is made."""
+    """The login cards, once: the sealed passwords leave the session and the key's
+    cookie is dropped as the page is made."""
     school_class = class_of_teacher_or_404(request.user, class_id)
-    # Taken out whichever class they were for: no password stays in the session longer.
+    # Taken out whichever class they were for: nothing stays in the session longer.
     stored = request.session.pop(CARDS_SESSION_KEY, None)
+    key = request.get_signed_cookie(
+        CARD_KEY_COOKIE, default=None, salt=CARD_KEY_COOKIE, max_age=CARD_KEY_MAX_AGE
+    )
     login_cards = []
+    expired = False
     if stored and stored.get("class_id") == school_class.pk:
-        login_cards = [
-            login_card(request.build_absolute_uri, name=name, username=username, password=pw)
-            for _user_id, name, username, pw in stored["cards"]
-        ]
-    return render(
+        passwords = unseal(stored.get("box", ""), key) if key else None
+        if passwords is None or len(passwords) != len(stored["cards"]):
+            expired = True  # the key's five minutes are over (or it was another post's)
+        else:
+            login_cards = [
+                login_card(request.build_absolute_uri, name=name, username=username, password=pw)
+                for (_user_id, name, username), pw in zip(stored["cards"], passwords, strict=True)
+            ]
+    response = render(
         request,
         "classroom/roster/cards.html",
-        {"school_class": school_class, "cards": login_cards},
+        {
+            "school_class": school_class,
+            "cards": login_cards,
+            "expired": expired,
+            "minutes": CARD_KEY_MAX_AGE // 60,
+        },
     )
+    response.delete_cookie(CARD_KEY_COOKIE, path=reverse("roster:cards", args=[school_class.pk]))
+    return response

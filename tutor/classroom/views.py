@@ -187,6 +187,10 @@ def assignment_submit(request: HttpRequest, quiz_id: int) -> HttpResponse:
         assignments.submit(learner=request.user, quiz=quiz)
     except QuizError as error:
         messages.error(request, str(error))
+        if not assignments.is_member(request.user, quiz.assignment):
+            # Removed from the class: its attempts are no longer theirs to open, so the
+            # summary would be a 404; the dashboard says why instead.
+            return redirect("dashboard")
     else:
         messages.success(request, _("Submitted. Your teacher can see your answers now."))
     return redirect("quizzes:summary", quiz_id=quiz.pk)

@@ -6,13 +6,19 @@ from django.http import HttpRequest
 
 from .decks import Deck
 
+# A visitor's deck choice lives in this cookie (accounts.views.set_deck), not in a
+# session: choosing a deck must not write to the database.
+DECK_COOKIE_NAME = "jass_deck"
+DECK_COOKIE_AGE = 365 * 24 * 60 * 60
+
 
 def current_deck(request: HttpRequest) -> str:
-    """The deck to draw cards with: the account's choice, else the session's, else Swiss."""
+    """The deck to draw cards with: the account's choice, else the visitor's cookie,
+    else Swiss."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return user.deck
-    deck = request.session.get("deck") if hasattr(request, "session") else None
+    deck = request.COOKIES.get(DECK_COOKIE_NAME)
     return deck if deck in Deck.values else Deck.SWISS
 
 

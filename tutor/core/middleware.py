@@ -23,14 +23,15 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.core.exceptions import DisallowedHost
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connections, transaction
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve, reverse
@@ -112,6 +113,97 @@ def tune_connection(sender: object, connection, **kwargs: object) -> None:
 
 def is_lock_error(error: BaseException) -> bool:
     return isinstance(error, OperationalError) and "locked" in str(error).lower()
+
+
+@contextmanager
+def no_lock_wait(using: str = "default") -> Iterator[None]:
+    """Inside, a SQLite write that finds the database locked fails at once (a lock
+    error) instead of waiting the request's busy timeout; the wait is restored after.
+    Other databases lock rows, not the database: nothing changes there."""
+    connection = connections[using]
+    if connection.vendor != "sqlite":
+        yield
+        return
+    connection.ensure_connection()
+    (before,) = connection.connection.execute("PRAGMA busy_timeout").fetchone()
+    set_busy_timeout(connection, 0)
+    try:
+        yield
+    finally:
+        if connection.connection is not None:
+            set_busy_timeout(connection, int(before))
+
+
+def write_unless_locked(write: Callable[[], object], using: str = "default") -> bool:
+    """Run ``write`` in its own transaction (a savepoint inside another), unless the
+    database is locked: then skip it at once and say so (False). For writes a page can
+    do without, so that a page that otherwise only reads never waits for a lock (issue
+    22, item 6): the moment a question was first shown, say."""
+    try:
+        with no_lock_wait(using), transaction.atomic(using=using):
+            write()
+    except OperationalError as error:
+        if not is_lock_error(error):
+            raise
+        logger.info("skipped a write while the database was locked: %s", error)
+        return False
+    return True
+
+
+# --- work after the response ----------------------------------------------------------
+#
+# A job that must not make the response slower or faster in a way that tells something
+# (a reset mail, sent only when the address has an account) runs once the response has
+# gone to the client: when the server closes it. Outside a request it runs at once.
+
+_after_response: ContextVar[list[Callable[[], object]] | None] = ContextVar(
+    "jass_after_response", default=None
+)
+
+
+def after_response(job: Callable[[], object]) -> None:
+    """Run ``job`` after this request's response is sent (not after an error page)."""
+    jobs = _after_response.get()
+    if jobs is None:
+        job()
+    else:
+        jobs.append(job)
+
+
+def _run_jobs(jobs: list[Callable[[], object]]) -> None:
+    for job in jobs:
+        try:
+            job()
+        except Exception:  # the response is gone: log, and go on with the others
+            logger.exception("a job after the response failed")
+
+
+class AfterResponseMiddleware:
+    """First in MIDDLEWARE: collects the request's :func:`after_response` jobs and runs
+    them when the server closes the final response (WSGI calls ``close()`` once the
+    body is sent; Django's test client does the same)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        jobs: list[Callable[[], object]] = []
+        token = _after_response.set(jobs)
+        try:
+            response = self.get_response(request)
+        finally:
+            _after_response.reset(token)
+        if jobs and response.status_code < 500:
+            close = response.close
+
+            def close_then_run() -> None:
+                try:
+                    close()
+                finally:
+                    _run_jobs(jobs)
+
+            response.close = close_then_run  # type: ignore[method-assign]
+        return response
 
 
 # --- the page -----------------------------------------------------------------------

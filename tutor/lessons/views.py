@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from tutor.accounts.permissions import learner_required
 from tutor.core.context_processors import current_deck
+from tutor.core.middleware import is_lock_error, no_lock_wait
 from tutor.quizzes import selectors as quiz_selectors
 from tutor.quizzes import services as quiz_services
 from tutor.quizzes.forms import AnswerForm
@@ -173,7 +175,16 @@ def _detail_context(
         raise Http404("No such lesson")
     entry = entries[index]
     plan = plan_for(entry.lesson.slug)
-    slots, problem = _slots(request, entry.lesson, plan, errors or {})
+    questions_later = False
+    try:
+        # A learner's first visit makes their questions: a write the page can do without
+        # while the database is locked (issue 22, item 6), so it never waits for one.
+        with no_lock_wait():
+            slots, problem = _slots(request, entry.lesson, plan, errors or {})
+    except OperationalError as error:
+        if not is_lock_error(error):
+            raise
+        slots, problem, questions_later = [], "", True
     context = {
         "entry": entry,
         "lesson": entry.lesson,
@@ -185,6 +196,7 @@ def _detail_context(
         "next": entries[index + 1] if index + 1 < len(entries) else None,
         "slots": slots,
         "check_problem": problem,
+        "questions_later": questions_later,
         "practice_url": _practice_url(plan),
         "practice_skills": [Skill(kind).label for kind in plan.kinds],
     }

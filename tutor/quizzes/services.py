@@ -21,6 +21,7 @@ from rules_core import RuleSet
 from teaching import mastery
 from teaching.generators import Question, generate
 from tutor.accounts.models import User
+from tutor.core.middleware import write_unless_locked
 
 from .models import Quiz, QuizQuestion, Skill, SkillState
 
@@ -238,9 +239,15 @@ def _record_skill(
 
 
 def mark_shown(question: QuizQuestion) -> None:
+    """Note when ``question`` was first shown (for the answer's time, which rates a right
+    answer Easy or Good). Never waits for a locked database: a page that shows a
+    question otherwise only reads, so under a lock the note is skipped and the answer,
+    its time unknown, is rated Good (answer_seconds is None)."""
     if question.shown_at is None:
-        QuizQuestion.objects.filter(pk=question.pk, shown_at__isnull=True).update(
-            shown_at=timezone.now()
+        write_unless_locked(
+            lambda: QuizQuestion.objects.filter(pk=question.pk, shown_at__isnull=True).update(
+                shown_at=timezone.now()
+            )
         )
 
 

@@ -18,9 +18,12 @@ be replayed and re-judged exactly and the wrong card counts once for mastery.
 
 «Stöck!» on its own is offered to every learner in every trump contract, so it must
 not fill the log: it does not count toward :data:`MAX_MOVES` (cards, announcements,
-writes and the Jasstafel do), and a second call on its own right after one (nothing
-happened at the table in between) is refused. So the calls on their own are at most
-one more than the other moves, and calling cannot make a round unfinishable.
+writes and the Jasstafel do). And a move that tries again what the learner tried since
+their last card (the same refused card, a call or an announcement on its own) is
+refused and not stored (:func:`repeated`): nothing at the table changed, so it would
+change nothing. Between two cards there are then at most the hand's other cards, one
+announcement and one call, so no round can reach the cap: every round can be
+finished.
 """
 
 from __future__ import annotations
@@ -197,6 +200,12 @@ def locked_reason(round_: TableRound, now: datetime | None = None) -> str:
         check_can_play(round_, now or timezone.now())
     except RoundLocked as locked:
         return str(locked)
+    if counted_moves(round_.moves) >= MAX_MOVES:
+        # Repeats are refused, so a learner cannot get here; an old log might.
+        return _(
+            "This round takes no more moves: its log is full. Start a new round from the "
+            "page «At the table»."
+        )
     return ""
 
 
@@ -210,9 +219,61 @@ def counted_moves(moves: Sequence[Any]) -> int:
     return sum(1 for m in moves if not lone_call(m))
 
 
-def just_called(round_: TableRound) -> bool:
-    """The round's last move was «Stöck!» on its own: nothing has happened since."""
-    return bool(round_.moves) and lone_call(round_.moves[-1])
+def lone_announcement(move: Any) -> bool:
+    """``{"announce": 50}``: an announcement on its own, without a card."""
+    return isinstance(move, dict) and set(move) == {"announce"}
+
+
+def _attempt(move: Any) -> tuple[str, ...] | None:
+    """What a move tries, for telling a repeat: the card, a call on its own or an
+    announcement on its own (its value aside: any later one is late alike); None for
+    the rest (the writes and the Jasstafel happen once anyway)."""
+    if not isinstance(move, dict):
+        return None
+    if isinstance(move.get("play"), str):
+        return ("play", move["play"])
+    if lone_call(move):
+        return ("stoeck",)
+    if lone_announcement(move):
+        return ("announce",)
+    return None
+
+
+def _moments(table: Table) -> dict[int, int]:
+    """Per move of the log, how many cards lay on the table when it was made (the
+    referee's ``at_play`` of its judgements)."""
+    moments: dict[int, int] = {}
+    for j in table.judgements:
+        moments.setdefault(j.move, j.at_play)
+    return moments
+
+
+def repeated(table: Table) -> bool:
+    """The log's last move tries again what the learner tried at the same moment, no
+    card played since: the same card (refused then, so refused again), «Stöck!» or an
+    announcement on its own. It would change nothing; :func:`play_move` refuses it and
+    stores nothing. With that, the moves at one moment are at most the hand's cards, one
+    announcement and one call, so no round can fill :data:`MAX_MOVES`."""
+    if not table.moves:
+        return False
+    *earlier, move = table.moves
+    attempt = _attempt(move)
+    moments = _moments(table)
+    now = moments.get(len(earlier))
+    return (
+        attempt is not None
+        and now is not None
+        and any(_attempt(m) == attempt and moments.get(i) == now for i, m in enumerate(earlier))
+    )
+
+
+def just_called(table: Table) -> bool:
+    """«Stöck!» on its own was said at this moment already (no card played since):
+    saying it again would change nothing."""
+    moments = _moments(table)
+    # a call on its own is judged "said after" the last card on the table
+    last_card = len(table.plays) - 1
+    return any(lone_call(m) and moments.get(i) == last_card for i, m in enumerate(table.moves))
 
 
 def _tally(tally: dict[str, Any], judgements: tuple[Judgement, ...]) -> dict[str, Any]:
@@ -238,21 +299,15 @@ def play_move(
     check_can_play(round_, timezone.now())
     if expected_count != round_.move_count:
         raise StaleMove(stale_message())
-    if lone_call(move):
-        if just_called(round_):
-            raise MoveRefused(
-                _(
-                    "You have just said «Stöck!» and nothing has happened at the table "
-                    "since: saying it again would change nothing."
-                )
-            )
-    elif counted_moves(round_.moves) >= MAX_MOVES:
+    if not lone_call(move) and counted_moves(round_.moves) >= MAX_MOVES:
         raise MoveRefused(_("This round takes no more moves."))
     moves = [*round_.moves, move]
     try:
         table = referee(scenario_of(round_), moves)
     except TableError as err:
         raise MoveRefused(str(err), err) from None
+    if repeated(table):
+        raise MoveRefused(_repeat_message(move))
     new = table.judgements[round_.recorded :]
     now = timezone.now()
     finished = now if table.phase == "done" else None
@@ -279,6 +334,23 @@ def play_move(
     round_.last_move_at, round_.finished_at = now, finished
     round_._refereed = table  # type: ignore[attr-defined]  # read by table_of
     return MoveOutcome(round=round_, table=table, judgements=tuple(new))
+
+
+def _repeat_message(move: Any) -> str:
+    if lone_call(move):
+        return _(
+            "You have said «Stöck!» already and nothing has happened at the table since: "
+            "saying it again would change nothing."
+        )
+    if lone_announcement(move):
+        return _(
+            "You have announced already since your last card: announcing again would "
+            "change nothing."
+        )
+    return _(
+        "You have tried this card already and nothing has changed at the table since: it "
+        "is still not allowed here (see why above). Choose another card."
+    )
 
 
 def stale_message() -> str:

@@ -76,7 +76,7 @@ def _context(request: HttpRequest, round_: TableRound, **extra: Any) -> dict[str
         view,
         deck=current_deck(request),
         last_move=round_.move_count - 1 if round_.move_count else None,
-        just_called=services.just_called(round_),
+        just_called=services.just_called(table),
     )
     context: dict[str, Any] = {
         "round": round_,
