@@ -23,6 +23,10 @@ print(json.dumps({
     "conn_max_age": settings.DATABASES["default"]["CONN_MAX_AGE"],
     "engine": settings.DATABASES["default"]["ENGINE"],
     "session_engine": settings.SESSION_ENGINE,
+    "session_store_is_db": issubclass(
+        __import__(settings.SESSION_ENGINE, fromlist=["SessionStore"]).SessionStore,
+        __import__("django.contrib.sessions.backends.db", fromlist=["SessionStore"]).SessionStore,
+    ),
     "loaders": __import__("django.template", fromlist=["engines"]).engines["django"]
         .engine.loaders,
 }))
@@ -51,10 +55,12 @@ def test_the_connection_lifetime_can_be_set_and_zero_turns_persistence_off(tmp_p
 
 def test_production_sessions_stay_in_the_database_and_templates_are_cached(tmp_path):
     """Sessions in the database: a logout ends the session on every worker and server
-    (a per-process session cache or signed cookies would not). The cached template
-    loader is on in production without being configured."""
+    (a per-process session cache or signed cookies would not). The site's store is
+    Django's database backend with the user's id in a column (issue 22, item 2). The
+    cached template loader is on in production without being configured."""
     found = settings_of(DJANGO_SQLITE_PATH=str(tmp_path / "s.sqlite3"))
-    assert found["session_engine"] == "django.contrib.sessions.backends.db"
+    assert found["session_engine"] == "tutor.accounts.sessions"
+    assert found["session_store_is_db"] is True
     # django-template-partials wraps Django's default loaders: the cached one inside.
     outer, inner = found["loaders"][0]
     assert outer == "template_partials.loader.Loader"
