@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Generator
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth.forms import (
@@ -34,7 +35,8 @@ class LoginForm(AuthenticationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["username"]
+        # The name field is Django's UsernameField, a CharField; `fields` says Field.
+        field = cast(forms.CharField, self.fields["username"])
         field.validators.append(MaxLengthValidator(field.max_length))
 
 
@@ -51,12 +53,16 @@ class SignupForm(UserCreationForm):
             "Letters, digits and . - _ (not at the start or end); at most 150 characters."
         )
 
-    def clean_username(self) -> str | None:
+    def clean_username(self) -> str:
         """Django's checks (NFKC, no name differing only in case), then ours: the
         character profile and no look-alike of an existing name (validators.py)."""
         username = super().clean_username()
         if username:
-            existing = User.objects.values_list("username", flat=True).iterator()
+            # QuerySet.iterator() is a generator (closed below); the stubs say Iterator.
+            existing = cast(
+                Generator[str, None, None],
+                User.objects.values_list("username", flat=True).iterator(),
+            )
             try:
                 validate_new_username(username, existing)
             finally:
@@ -103,7 +109,9 @@ class NewPasswordMixin:
     """A new password must differ from the current one (``validate_new_password``)."""
 
     @sensitive_variables("password")
-    def validate_password_for_user(self, user: User, password_field_name: str = "new_password2"):
+    def validate_password_for_user(
+        self, user: User, password_field_name: str = "new_password2"
+    ) -> None:
         super().validate_password_for_user(user, password_field_name)  # type: ignore[misc]
         password = self.cleaned_data.get(password_field_name)  # type: ignore[attr-defined]
         if password and not self.has_error(password_field_name):  # type: ignore[attr-defined]
