@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -148,7 +149,9 @@ def learner_assignments(learner: User, now: datetime | None = None) -> list[DueR
     return rows
 
 
-def assignment_barring_tools(user: User, now: datetime | None = None) -> Assignment | None:
+def assignment_barring_tools(
+    user: User | AnonymousUser, now: datetime | None = None
+) -> Assignment | None:
     """An open assignment attempt of ``user`` whose teacher did not allow the Weis tool,
     or None. While there is one, the Weis tool shows a notice instead of results."""
     if not user.is_authenticated or not user.is_learner:
