@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -192,8 +192,9 @@ def settle_released_answers(learner_ids: Iterable[int], now: datetime | None = N
             ).update(skill_recorded_at=now)
             if won:
                 learner, correct = question.quiz.learner, bool(question.correct)
+                answered_at = cast(datetime, question.answered_at)  # the query's filter
                 _record_skill(
-                    learner, question.kind, correct, question.answered_at, answer_seconds(question)
+                    learner, question.kind, correct, answered_at, answer_seconds(question)
                 )
                 applied += 1
     return applied
