@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, tzinfo
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Count, Q
 from django.http import Http404
@@ -972,6 +972,7 @@ def _by_question(
     as ``sample``'s); else nothing, since a position would mix different questions."""
     if not assignment.same_questions or not sample:
         return []
+    question: QuizQuestion | None
     for attempt in attempts:
         for position, question in attempt.items():
             model = sample.get(position)
@@ -1129,7 +1130,7 @@ def table_results(school_class: SchoolClass, assignments: list[Assignment]) -> T
     the facility per skill over the whole class. Rounds of former members are left out,
     as their quiz attempts are."""
     members = _members(school_class)
-    due = {a.pk: a.due_at for a in assignments}
+    due: dict[int | None, datetime] = {a.pk: a.due_at for a in assignments}
     by_learner: dict[int, list[TableRound]] = defaultdict(list)
     rounds = (
         TableRound.objects.filter(
@@ -1436,7 +1437,8 @@ def learner_history(
         )
         .order_by("assignment_id", "attempt")
     )
-    records: dict[int, list[AttemptRecord]] = defaultdict(list)
+    # Keyed by assignment_id, never None here (the queries filter by assignment).
+    records: dict[int | None, list[AttemptRecord]] = defaultdict(list)
     for quiz in quizzes:
         records[quiz.assignment_id].append(
             AttemptRecord(
@@ -1449,8 +1451,8 @@ def learner_history(
                 late=quiz.late,
             )
         )
-    rounds: dict[int, list[RoundRecord]] = defaultdict(list)
-    due = {a.pk: a.due_at for a in assignments}
+    rounds: dict[int | None, list[RoundRecord]] = defaultdict(list)
+    due: dict[int | None, datetime] = {a.pk: a.due_at for a in assignments}
     for round_ in (
         TableRound.objects.filter(learner=learner, assignment__school_class=school_class)
         .only("id", "assignment_id", "assignment_index", "tally", "created_at", "finished_at")
@@ -1684,7 +1686,7 @@ def learner_progress(
             Answer(
                 kind,
                 bool(correct),
-                at,
+                cast(datetime, at),  # the query keeps answered questions only
                 recorded,
                 school_class is None or class_id == school_class.pk,
             )

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
@@ -14,6 +14,17 @@ from tutor.quizzes.models import Quiz
 from tutor.table.models import TableRound
 
 from .models import Assignment, Membership, SchoolClass
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    from django_stubs_ext import WithAnnotations
+
+    class _QuizCounts(TypedDict):
+        answered: int
+        right: int
+
+    CountedQuiz = WithAnnotations[Quiz, _QuizCounts]  # a Quiz with the two counts annotated
 
 
 def classes_taught_by(teacher: User) -> QuerySet[SchoolClass]:
@@ -101,13 +112,14 @@ def learner_assignments(learner: User, now: datetime | None = None) -> list[DueR
         .select_related("school_class")
         .order_by("due_at", "id")
     )
-    attempts: dict[int, list[Quiz]] = {}
+    # Keyed by assignment_id, which the query keeps non-null; the counts are annotated.
+    attempts: dict[int | None, list[CountedQuiz]] = {}
     for quiz in Quiz.objects.filter(learner=learner, assignment__in=assignments).annotate(
         answered=Count("questions", filter=Q(questions__answered_at__isnull=False)),
         right=Count("questions", filter=Q(questions__correct=True)),
     ):
         attempts.setdefault(quiz.assignment_id, []).append(quiz)
-    table_rounds: dict[int, list[TableRound]] = {}
+    table_rounds: dict[int | None, list[TableRound]] = {}
     for round_ in (
         TableRound.objects.filter(
             learner=learner, assignment__in=[a for a in assignments if a.is_table]

@@ -30,7 +30,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -113,7 +113,7 @@ TITLES = {
 }
 
 # How hard a skill is (higher: harder) and how long an answer takes, in seconds.
-DIFFICULTY = {
+DIFFICULTY: dict[str, float] = {  # keyed by Skill, a str
     Skill.BASICS: -1.0,
     Skill.TRICK: -0.6,
     Skill.WEIS_VALUE: -0.2,
@@ -436,7 +436,8 @@ class Command(BaseCommand):
         # the answers that counted at once at their moved times, so that FSRS sees the
         # spacing of weeks a real history has.
         counted: dict[tuple[int, str], list[QuizQuestion]] = {}
-        for question in sorted(question_times, key=lambda q: q.answered_at):
+        # Every question here was answered: answered_at is set.
+        for question in sorted(question_times, key=lambda q: cast(datetime, q.answered_at)):
             if question.skill_recorded_at is not None:
                 counted.setdefault((question.quiz.learner_id, question.kind), []).append(question)
         for state in states:
@@ -448,7 +449,7 @@ class Command(BaseCommand):
                         state.fsrs_card,
                         bool(question.correct),
                         answer_seconds(question),
-                        question.answered_at,
+                        cast(datetime, question.answered_at),
                     )
         SkillState.objects.bulk_update(
             states, ["last_answered_at", "due_at", "fsrs_card"], batch_size=500
