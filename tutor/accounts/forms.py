@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.contrib.auth.forms import (
@@ -17,9 +17,10 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_variables
 
+from tutor.core.decks import Deck
 from tutor.core.middleware import after_response
 
-from .models import Deck, User
+from .models import User
 from .names import PERSON_NAME_MAX_LENGTH, clean_person_name
 from .throttle import forget_failures
 from .validators import validate_new_password, validate_new_username
@@ -105,20 +106,28 @@ class TeacherSignupForm(SignupForm):
         return User.objects.normalize_email(self.cleaned_data["email"])
 
 
-class NewPasswordMixin:
+if TYPE_CHECKING:
+    # The mixin goes before SetPasswordForm or PasswordChangeForm (a SetPasswordForm);
+    # the type checker sees that base, the running code a plain mixin.
+    _PasswordFormBase = SetPasswordForm[User]
+else:
+    _PasswordFormBase = object
+
+
+class NewPasswordMixin(_PasswordFormBase):
     """A new password must differ from the current one (``validate_new_password``)."""
 
     @sensitive_variables("password")
     def validate_password_for_user(
         self, user: User, password_field_name: str = "new_password2"
     ) -> None:
-        super().validate_password_for_user(user, password_field_name)  # type: ignore[misc]
-        password = self.cleaned_data.get(password_field_name)  # type: ignore[attr-defined]
-        if password and not self.has_error(password_field_name):  # type: ignore[attr-defined]
+        super().validate_password_for_user(user, password_field_name)
+        password = self.cleaned_data.get(password_field_name)
+        if password and not self.has_error(password_field_name):
             try:
                 validate_new_password(password, user)
             except ValidationError as error:
-                self.add_error(password_field_name, error)  # type: ignore[attr-defined]
+                self.add_error(password_field_name, error)
 
 
 class FirstPasswordForm(NewPasswordMixin, SetPasswordForm):
@@ -127,7 +136,7 @@ class FirstPasswordForm(NewPasswordMixin, SetPasswordForm):
 
     def save(self, commit: bool = True) -> User:
         self.user.must_set_password = False
-        user = super().save(commit=commit)
+        user: User = super().save(commit=commit)
         if commit:
             # Guesses of the old password no longer matter; the owner can log in now.
             forget_failures(user.get_username())

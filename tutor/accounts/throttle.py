@@ -103,7 +103,7 @@ def login_name(username: str) -> str:
     return unicodedata.normalize("NFKC", username).casefold()[:255]
 
 
-def axes_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+def axes_username(request: HttpRequest, credentials: dict[str, Any] | None = None) -> str | None:
     """``AXES_USERNAME_CALLABLE``: the typed name (as axes would take it), normalised by
     :func:`login_name`, for counting, locking, resetting and logging alike."""
     field = getattr(settings, "AXES_USERNAME_FORM_FIELD", "username")

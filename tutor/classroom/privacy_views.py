@@ -44,7 +44,7 @@ class ConfirmDeletionForm(forms.Form):
         self.learner = learner
 
     def clean_username(self) -> str:
-        typed = self.cleaned_data["username"]
+        typed: str = self.cleaned_data["username"]
         if typed.casefold() != self.learner.username.casefold():
             raise forms.ValidationError(
                 _("This is not the username of the account. Type %(name)s.")
@@ -66,7 +66,7 @@ class ConfirmOwnDeletionForm(ConfirmDeletionForm):
     )
 
     def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
+        password: str = self.cleaned_data["password"]
         if not self.learner.check_password(password):
             raise forms.ValidationError(
                 _("Your password was entered incorrectly. Please enter it again."),

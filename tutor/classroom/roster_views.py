@@ -87,7 +87,9 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
-def _to_cards(request: HttpRequest, school_class: SchoolClass, cards: list) -> HttpResponse:
+def _to_cards(
+    request: HttpRequest, school_class: SchoolClass, cards: list[roster.NewPassword]
+) -> HttpResponse:
     """The redirect to the cards page, carrying the new passwords sealed: the box in the
     session, the key in a short-lived cookie (see the module doc)."""
     sealed = seal([c.password for c in cards])

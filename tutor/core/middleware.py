@@ -210,6 +210,7 @@ class AfterResponseMiddleware:
                 finally:
                     _run_jobs(jobs)
 
+            # The server calls close() when the response is sent: the one hook after it.
             response.close = close_then_run  # type: ignore[method-assign]
         return response
 

@@ -77,7 +77,7 @@ def rule_links(language: str) -> dict[str, RuleLink]:
     server starts.
     """
     key = f"rule-links:{language}"
-    links = caches["fragments"].get(key)
+    links: dict[str, RuleLink] | None = caches["fragments"].get(key)
     if links is None:
         best: dict[str, tuple[tuple[float, int], RuleLink]] = {}
         texts = (

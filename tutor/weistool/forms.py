@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules_core import DECK, Contract, RulesError, parse_cards
+from rules_core import DECK, Card, Contract, RulesError, parse_cards
 from tutor.core.explain import preset_choices
 
 SEATS = range(4)
@@ -88,7 +88,7 @@ class WeisToolForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data  # what Form.clean() returns (its stub allows None)
-        hands: list[tuple] = []
+        hands: list[tuple[Card, ...]] = []
         owner: dict[Any, int] = {}
         for seat in SEATS:
             field = f"seat{seat}_text"

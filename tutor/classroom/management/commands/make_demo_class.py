@@ -329,7 +329,7 @@ class Command(BaseCommand):
         rng: random.Random,
         temptation: dict[str, float],
         stats: Stats,
-        quiz_times: list,
+        quiz_times: list[tuple[Quiz, datetime, datetime | None, datetime | None, bool]],
         question_times: list[QuizQuestion],
         last_answer: dict[tuple[int, str], datetime],
         real_now: datetime,
@@ -389,7 +389,11 @@ class Command(BaseCommand):
             start = retry_start
 
     def _choose(
-        self, learner: Learner, question: QuizQuestion, rng: random.Random, temptation: dict
+        self,
+        learner: Learner,
+        question: QuizQuestion,
+        rng: random.Random,
+        temptation: dict[str, float],
     ) -> tuple[bool, str]:
         data = question.question
         if rng.random() < learner.p_right(question.kind):
@@ -406,7 +410,7 @@ class Command(BaseCommand):
     def _move_into_the_past(
         self,
         plans: list[Plan],
-        quiz_times: list,
+        quiz_times: list[tuple[Quiz, datetime, datetime | None, datetime | None, bool]],
         question_times: list[QuizQuestion],
         last_answer: dict[tuple[int, str], datetime],
     ) -> None:
