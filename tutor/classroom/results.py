@@ -47,10 +47,9 @@ from teaching import mastery as bkt
 from tutor.accounts.models import User
 from tutor.lessons.selectors import rule_links
 from tutor.quizzes.mistakes import MISTAKES, mistake_text
-from tutor.quizzes.models import Quiz, QuizQuestion, Skill, SkillState
+from tutor.quizzes.models import Quiz, QuizQuestion, Skill
 from tutor.quizzes.presenters import choice_label
-from tutor.quizzes.selectors import SkillRow, skill_rows
-from tutor.quizzes.services import settle_released_answers
+from tutor.quizzes.selectors import SkillRow, released_answers, skill_rows, skill_states
 from tutor.table.models import TableRound
 from tutor.table.selectors import SKILL_ORDER as TABLE_SKILLS
 from tutor.table.selectors import skill_label as table_skill_label
@@ -1308,11 +1307,7 @@ def mastery_grid(school_class: SchoolClass, sort: str = SORT_BY_NAME) -> Mastery
     (who needs help comes first), not practised last, then by name."""
     skills = [SkillColumn(skill=value, label=str(label)) for value, label in Skill.choices]
     members = _members(school_class)
-    settle_released_answers([learner.pk for learner in members])
-    states: dict[tuple[int, str], SkillState] = {
-        (s.learner_id, s.skill): s
-        for s in SkillState.objects.filter(learner__memberships__school_class=school_class)
-    }
+    states = skill_states([learner.pk for learner in members], timezone.now())
     rows = []
     for learner in members:
         cells = []
@@ -1468,7 +1463,7 @@ def learner_history(
                 and round_.finished_at > due[round_.assignment_id],
             )
         )
-    skills = skill_rows(learner, now)  # first: it counts answers released since
+    skills = skill_rows(learner, now)
     return LearnerHistory(
         school_class=school_class,
         learner=learner,
@@ -1664,13 +1659,16 @@ def learner_progress(
     """:func:`build_progress` over every quiz answer of ``learner`` (one query). With
     ``school_class`` (a teacher's view) the answers per day are only those to that
     class's assignments: a teacher sees the pupils' work in their own class, not their
-    free practice. Call it after :func:`~tutor.quizzes.selectors.skill_rows`, which
-    counts released answers."""
+    free practice. Answers released but not yet settled count as counted ``now``,
+    as :func:`~tutor.quizzes.selectors.skill_rows` counts them, so the order in which
+    a page calls the two does not matter."""
     now = now or timezone.now()
+    released = {question.pk for question in released_answers([learner.pk], now)}
     rows = (
         QuizQuestion.objects.filter(quiz__learner=learner, answered_at__isnull=False)
         .order_by("answered_at", "pk")
         .values_list(
+            "pk",
             "kind",
             "correct",
             "answered_at",
@@ -1685,10 +1683,10 @@ def learner_progress(
                 kind,
                 bool(correct),
                 at,
-                recorded,
+                now if pk in released else recorded,
                 school_class is None or class_id == school_class.pk,
             )
-            for kind, correct, at, recorded, class_id in rows
+            for pk, kind, correct, at, recorded, class_id in rows
         ),
         timezone.localtime(now, tz).date(),
         tz,

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tutor.accounts.permissions import learner_required, teacher_required
+from tutor.core.assignment_policy import Refusal, WorkRefused
 from tutor.quizzes.models import Quiz
 from tutor.quizzes.selectors import skill_rows, suggested_skills
 from tutor.quizzes.services import QuizError
@@ -143,7 +144,7 @@ def join(request: HttpRequest) -> HttpResponse:
 def dashboard(request: HttpRequest) -> HttpResponse:
     rows = skill_rows(request.user)
     due = learner_assignments(request.user)
-    progress = learner_progress(request.user)  # after skill_rows: it counts released answers
+    progress = learner_progress(request.user)
     return render(
         request,
         "classroom/dashboard.html",
@@ -171,7 +172,7 @@ def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
             round_ = assignments.start_table_round(learner=request.user, assignment=assignment)
         else:
             quiz = assignments.start_or_resume(learner=request.user, assignment=assignment)
-    except QuizError as error:
+    except assignments.AssignmentError as error:
         messages.error(request, str(error))
         return redirect("dashboard")
     if assignment.is_table:
@@ -185,9 +186,9 @@ def assignment_submit(request: HttpRequest, quiz_id: int) -> HttpResponse:
     quiz = get_object_or_404(Quiz, pk=quiz_id, learner=request.user, assignment__isnull=False)
     try:
         assignments.submit(learner=request.user, quiz=quiz)
-    except QuizError as error:
+    except (assignments.AssignmentError, QuizError) as error:
         messages.error(request, str(error))
-        if not assignments.is_member(request.user, quiz.assignment):
+        if isinstance(error, WorkRefused) and error.refusal is Refusal.NOT_MEMBER:
             # Removed from the class: its attempts are no longer theirs to open, so the
             # summary would be a 404; the dashboard says why instead.
             return redirect("dashboard")
