@@ -178,10 +178,6 @@ def same_questions_given(
     }
 
 
-def is_member(learner: User, assignment: Assignment) -> bool:
-    return assignment.has_member(learner.pk)
-
-
 def start_or_resume(*, learner: User, assignment: Assignment, now: datetime | None = None) -> Quiz:
     """The learner's open attempt, or a new one if the assignment allows it."""
     now = now or timezone.now()
