@@ -33,8 +33,11 @@ from django.utils.translation import gettext as _
 class AssignmentTerms(Protocol):
     """What the policy reads of an assignment (``classroom.Assignment`` has it all)."""
 
-    title: str
-    opens_at: datetime
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def opens_at(self) -> datetime: ...
 
     def is_closed(self, now: datetime) -> bool: ...
 

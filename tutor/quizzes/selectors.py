@@ -149,10 +149,12 @@ def skill_states(learner_ids: Iterable[int], now: datetime) -> dict[tuple[int, s
     ids = list(learner_ids)
     states = {(s.learner_id, s.skill): s for s in SkillState.objects.filter(learner_id__in=ids)}
     for question in released_answers(ids, now):
-        key = (question.quiz.learner_id, question.kind)
+        key, given = (question.quiz.learner_id, question.kind), question.answered_at
+        if given is None:  # released_answers are answered; this tells mypy
+            continue
         if key not in states:
             states[key] = SkillState(learner_id=key[0], skill=key[1], mastery=mastery.P_INIT)
-        states[key].review(bool(question.correct), question.answered_at, answer_seconds(question))
+        states[key].review(bool(question.correct), given, answer_seconds(question))
     return states
 
 

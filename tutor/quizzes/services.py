@@ -188,6 +188,8 @@ def settle_released_answers(learner_ids: Iterable[int], now: datetime | None = N
     now = now or timezone.now()
     applied = 0
     for question in released_answers(learner_ids, now):
+        if question.answered_at is None:  # released_answers are answered; this tells mypy
+            continue
         with transaction.atomic():
             won = QuizQuestion.objects.filter(
                 pk=question.pk, skill_recorded_at__isnull=True
