@@ -135,3 +135,16 @@ def test_r12_a_refused_table_start_is_not_caught_as_a_quiz_error(client):
     assert response["Location"] == reverse("dashboard")
     page = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "this assignment takes no more work" in page
+
+
+def test_r12_resuming_is_refused_to_a_removed_learner_but_shows_a_closed_attempt():
+    assignment = AssignmentFactory(question_count=1)
+    learner = MembershipFactory(school_class=assignment.school_class).learner
+    quiz = assignments.start_or_resume(learner=learner, assignment=assignment)
+    refuse(assignment, Refusal.CLOSED)
+    # The attempt begun stays readable; answering it asks the policy again.
+    assert assignments.start_or_resume(learner=learner, assignment=_fresh(assignment)) == quiz
+    refuse(assignment, Refusal.NOT_MEMBER)
+    with pytest.raises(WorkRefused) as refused:
+        assignments.start_or_resume(learner=learner, assignment=_fresh(assignment))
+    assert refused.value.refusal is Refusal.NOT_MEMBER
