@@ -918,6 +918,30 @@ FACTOR_PAIR_PLACES = {
 }
 
 
+# The near misses that may be read as worth the answer times the factor ("smaller"
+# above): their value is the writing team's points times (factor - 1), and the
+# writing team writes at least 50 in the deals that are not about Undenufe or a tie.
+NEAR_MISS_VALUES = (SEQ_VALUE[3], *sorted({QUAD_VALUE[r] for r in HIGH_QUAD_RANKS}))
+SMALLER_PAIR_FACTORS = frozenset(
+    f
+    for f in range(2, max(NEAR_MISS_VALUES) // 50 + 2)
+    if any(v % (f - 1) == 0 and v // (f - 1) >= 50 for v in NEAR_MISS_VALUES)
+)
+# The contracts a category's deal may end in (the others fit any contract).
+WW_CONTRACTS = {"undenufe": ("undenufe",)}
+
+
+def _ww_fits(rules: RuleSet, category: str, factored: bool, pair: str | None = None) -> bool:
+    """Whether the rule set has a contract for ``category`` with a factor (or without,
+    ``factored``) that can make the factor pair ``pair``: a custom rule set may give a
+    factor to no contract the category needs, or only factors no near miss fits."""
+    return any(
+        (rules.factor(c) > 1) == factored
+        and (pair != "smaller" or rules.factor(c) in SMALLER_PAIR_FACTORS)
+        for c in WW_CONTRACTS.get(category, ALL_CONTRACTS)
+    )
+
+
 def _ww_rank_weights(category: str, pair: str | None, size: int) -> list[tuple[int, float]]:
     """The places the answer may take among the ``size`` choices of the writing team,
     with their weights (see WW_RANKS and FACTOR_PAIR_PLACES)."""
@@ -946,11 +970,12 @@ def _ww_deal(
     plan = _Plan()
     w = rng.randrange(2)
     contract = _WW_BUILDERS[category](rng, rules, plan, w)
-    if (rules.factor(contract) > 1) != factored:
-        if category not in ("small_melds_lose", "partners_both_meld", "kreuzweis"):
+    fits = _ww_contract_fits(rules, factored, times_factor)
+    if not fits(contract):
+        if category not in ("small_melds_lose", "partners_both_meld", "kreuzweis", "factor"):
             raise Retry("the contract has the wrong factor")
         # these deals do not depend on the contract: take one that fits
-        contract = rng.choice([c for c in ALL_CONTRACTS if (rules.factor(c) > 1) == factored])
+        contract = rng.choice([c for c in ALL_CONTRACTS if fits(c)])
     near: list[tuple[int, int]] = []
     if times_factor:
         own = sum(_planned_points(m, rules) for seat in (w, w + 2) for m in plan.melds[seat])
@@ -974,64 +999,94 @@ def _ww_deal(
     return hands, contract, result, [(seat, v) for seat, v in near if seat % 2 == result.team]
 
 
+def _ww_contract_fits(rules: RuleSet, factored: bool, times_factor: bool) -> Callable[[str], bool]:
+    """Whether a contract has a factor (or none, ``factored``), one a near miss can be
+    read as worth the answer times (``times_factor``)."""
+
+    def fits(contract: str) -> bool:
+        factor = rules.factor(contract)
+        return (factor > 1) == factored and (not times_factor or factor in SMALLER_PAIR_FACTORS)
+
+    return fits
+
+
 def _planned_points(cards: Sequence[Card], rules: RuleSet) -> int:
     """The points of a planned meld under ``rules`` (0 for four 6s, 7s or 8s without
     ``low_quads_score``)."""
     return sum(m.points for m in find_melds(cards, rules))
 
 
-def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft[TeamPointsValue]:
-    category = WHO_WRITES_CATEGORIES[seed % len(WHO_WRITES_CATEGORIES)]
+@dataclasses.dataclass(frozen=True)
+class _WWAim:
+    """What a who-writes question aims at, drawn before the deal: a contract with a
+    factor or without, the other team or "nobody" shown, the factor pair (see
+    FACTOR_PAIRS) and the answer's place among the writing team's choices."""
+
+    category: str
+    factored: bool
+    shown: tuple[bool, bool]  # the other team writing, "nobody writes"
+    pair: str | None
+    size: int
+    rank: int
+
+
+def _ww_aim(rng: random.Random, category: str, rules: RuleSet) -> _WWAim:
     with_factor = [c for c in ALL_CONTRACTS if rules.factor(c) > 1]
     factored = bool(with_factor) and (
         category == "factor" or rng.random() < len(with_factor) / len(ALL_CONTRACTS)
     )
+    if not _ww_fits(rules, category, factored):
+        factored = not factored  # the category's contract decides (Undenufe)
     # the factor forgotten is the most telling slip where there is a factor: it is
     # below the answer, so the answer is less often the smallest choice there
     show_other = not factored and rng.random() < OTHER_TEAM_SHOWN.get(category, 0.2)
     show_nobody = category == "ladder_tie" and rng.random() < NOBODY_SHOWN
     pair = weighted(rng, FACTOR_PAIRS) if factored else None
+    if pair is not None and not _ww_fits(rules, category, factored, pair):
+        pair = weighted(rng, [p for p in FACTOR_PAIRS if p[0] != pair])
     size = len(WW_RANKS[category])
     # with another team's choice, or "nobody", the answer's place among the writing
     # team's choices is drawn evenly (the other falls where it falls)
     rank = weighted(rng, _ww_rank_weights(category, pair, size - show_other - show_nobody))
-    for _attempt in range(200):
+    return _WWAim(category, factored, (show_other, show_nobody), pair, size, rank)
+
+
+WW_ATTEMPTS = 200
+
+
+def _ww_attempt(
+    rng: random.Random, seed: int, rules: RuleSet, aim: _WWAim
+) -> tuple[list[list[Card]], str, WeisResult, Slips] | None:
+    """One deal for ``aim`` and its wrong choices (None when they do not fit)."""
+    # near misses add slips above the answer: more of them where it stands low
+    plants = rng.choice(NEAR_MISSES[: len(NEAR_MISSES) - aim.rank] or NEAR_MISSES[:1])
+    if aim.rank == 0 and rng.random() < 0.7:
+        plants = NEAR_MISSES[-1]
+    hands, contract, result, near = _ww_deal(
+        rng, seed, rules, aim.category, aim.factored, plants, aim.pair == "smaller"
+    )
+    picked = _ww_choices(rng, rules, hands, contract, result, near, aim)
+    return None if picked is None else (hands, contract, result, picked)
+
+
+def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft[TeamPointsValue]:
+    aim = _ww_aim(rng, WHO_WRITES_CATEGORIES[seed % len(WHO_WRITES_CATEGORIES)], rules)
+    for _attempt in range(WW_ATTEMPTS):
         try:
-            # near misses add slips above the answer: more of them where it stands low
-            plants = rng.choice(NEAR_MISSES[: len(NEAR_MISSES) - rank] or NEAR_MISSES[:1])
-            if rank == 0 and rng.random() < 0.7:
-                plants = NEAR_MISSES[-1]
-            hands, contract, result, near = _ww_deal(
-                rng, seed, rules, category, factored, plants, pair == "smaller"
-            )
-            picked = _ww_choices(
-                rng,
-                rules,
-                category,
-                hands,
-                contract,
-                result,
-                near,
-                size,
-                rank,
-                (show_other, show_nobody),
-                pair,
-            )
+            found = _ww_attempt(rng, seed, rules, aim)
         except Retry:
             continue
-        if picked is not None:
+        if found is not None:
             break
     else:
         raise Retry("no deal fits the choices")
+    hands, contract, result, picked = found
     inputs = {"hands": [codes(h) for h in hands], "contract": contract}
     solved = solve_who_writes(inputs, rules)
     win = _writer(result)
     pairs = _kreuzweis_pairs([m for seat in (win, win + 2) for m in result.melds[seat]])
-    rules_tested = ["R5.4", "R5.5", "R5.6"]
-    if pairs:
-        rules_tested.insert(0, "R5.3")
-    if result.factor > 1:
-        rules_tested.append("R4.5")
+    rules_tested = ["R5.3"] * bool(pairs) + ["R5.4", "R5.5", "R5.6"]
+    rules_tested += ["R4.5"] * (result.factor > 1)
     return Draft(
         inputs=inputs,
         prompt={
@@ -1139,21 +1194,18 @@ def _ww_other_team(
 def _ww_choices(
     rng: random.Random,
     rules: RuleSet,
-    category: str,
     hands: list[list[Card]],
     contract: str,
     result: WeisResult,
     near: list[tuple[int, int]],
-    size: int,
-    rank: int,
-    shown: tuple[bool, bool],
-    pair: str | None,
+    aim: _WWAim,
 ) -> list[tuple[TeamPointsValue, str]] | None:
-    """The wrong choices: the writing team's slips with the answer at ``rank`` among
-    them; ``shown``: whether the other team writing and "nobody writes" are shown
-    too; ``pair``: where the answer stands to the pair in the factor's ratio (with a
-    factor). None when the deal cannot give them."""
-    show_other, show_nobody = shown
+    """The wrong choices: the writing team's slips with the answer at ``aim.rank``
+    among them; ``aim.shown``: whether the other team writing and "nobody writes" are
+    shown too; ``aim.pair``: where the answer stands to the pair in the factor's ratio
+    (with a factor). None when the deal cannot give them."""
+    category, size, rank, pair = aim.category, aim.size, aim.rank, aim.pair
+    show_other, show_nobody = aim.shown
     flipped = _ww_check(rules, category, hands, contract, result)
     win, factor = _writer(result), result.factor
     own_sum = sum(m.points for seat in (win, win + 2) for m in result.melds[seat])
@@ -1161,7 +1213,7 @@ def _ww_choices(
     # a slip whose points are twice or three times the answer's, or a half or a third,
     # would look like the factor at work (a pupil would take the pair for a clue)
     every = _ww_pool(result, near)
-    pool = [(x, t) for x, t in every if not _looks_factored(x["points"], answer)]
+    pool = [(x, t) for x, t in every if not _looks_factored(x["points"], answer, factor)]
     extras: list[tuple[TeamPointsValue, str]] = []  # not the writing team: outside the ranking
     if show_other:
         other = _ww_other_team(result, category, flipped)
@@ -1224,7 +1276,7 @@ def _ww_factored(
         picked = pick_around(rng, answer, rest, _points_of, size, rank, must, avoid_midpoint=True)
         if picked is None:
             continue
-        pairs = _pairs(answer, [x["points"] for x, _ in picked])
+        pairs = _pairs(answer, [x["points"] for x, _ in picked], factor)
         if pairs == ([] if pair == "none" else [factor]):
             return picked
     return None
@@ -1248,20 +1300,23 @@ def _ww_decoys(rng: random.Random, pool: Slips, win: int, factor: int) -> list[S
     return (natural + made)[:DECOYS_TRIED]
 
 
-def _pairs(answer: int, shown: Sequence[int]) -> list[int]:
-    """The ratios of the pairs of choices whose points are in a factor's ratio (2 or 3)."""
+def _pairs(answer: int, shown: Sequence[int], factor: int) -> list[int]:
+    """The ratios of the pairs of choices whose points are in a factor's ratio (2, 3
+    or the question's ``factor``)."""
     values = [answer, *shown]
     return [
         max(a, b) // min(a, b)
         for i, a in enumerate(values)
         for b in values[i + 1 :]
-        if _looks_factored(a, b)
+        if _looks_factored(a, b, factor)
     ]
 
 
-def _looks_factored(points: int, answer: int) -> bool:
+def _looks_factored(points: int, answer: int, factor: int) -> bool:
+    """Whether two numbers stand in the ratio of a common factor (2 or 3) or of the
+    question's own factor: a pupil would take such a pair for the factor at work."""
     lo, hi = sorted((points, answer))
-    return lo > 0 and hi in (2 * lo, 3 * lo)
+    return lo > 0 and (hi in (2 * lo, 3 * lo) or (factor > 1 and hi == factor * lo))
 
 
 WHO_WRITES = Kind(
