@@ -319,6 +319,7 @@ DECIDES = ("weis", "stoeck", "tricks", "nobody")
 # what the tricks of a round bring both teams together (R4.4).
 LEAST_POINTS = {"weis": 20, "stoeck": 20, "tricks": 2}
 ROUND_CARD_POINTS = 157
+NEAR_MISS_SHARE = 100  # the card points of the team that takes more, in most rounds
 
 
 def target_contracts(decides: str, rules: RuleSet, *, overshoot: bool = False) -> tuple[str, ...]:
@@ -341,20 +342,23 @@ def target_contracts(decides: str, rules: RuleSet, *, overshoot: bool = False) -
     """
     if decides not in DECIDES:
         raise ScenarioError("decides must be weis, stoeck, tricks or nobody")
-    order = rules.target_order
+    order, target = rules.target_order, rules.target
     found = []
     for contract in Contract:
         f = rules.factor(contract)
         both_tricks = ROUND_CARD_POINTS * f  # the tricks of both teams, all counted
         if decides == "nobody":
-            possible = both_tricks <= 2 * (rules.target - 1)
+            # necessary: both teams short of it; and a split of the round that leaves
+            # both short must be common enough to be found (a team takes ~100 of 157)
+            possible = both_tricks <= 2 * (target - 1) and NEAR_MISS_SHARE * f < target
         elif decides == "stoeck" and contract.trump is None:
             possible = False
         else:
-            least = 0 if overshoot else LEAST_POINTS[decides] * f
+            # landing on the target is easy only under a target above a round's points
+            least = 0 if overshoot else max(LEAST_POINTS[decides] * f, both_tricks)
             before_it = decides != "tricks" and order.index("tricks") < order.index(decides)
-            possible = least <= rules.target and (
-                not before_it or both_tricks + least <= 2 * rules.target - 1
+            possible = least <= target and (
+                not before_it or both_tricks + LEAST_POINTS[decides] * f <= 2 * target - 1
             )
         if possible:
             found.append(contract.code)
@@ -363,16 +367,22 @@ def target_contracts(decides: str, rules: RuleSet, *, overshoot: bool = False) -
 
 @lru_cache(maxsize=256)
 def target_scenario(
-    decides: str, seed: int = 0, rules: RuleSet | None = None, *, attempts: int = MAX_ATTEMPTS
+    decides: str,
+    seed: int = 0,
+    rules: RuleSet | None = None,
+    *,
+    attempts: int = MAX_ATTEMPTS,
+    overshoot: bool | None = None,
 ) -> TargetScenario:
     """A real round and scores before it, built so that ``decides`` decides the game.
 
     ``decides``: ``weis``, ``stoeck``, ``tricks`` or ``nobody``. Where it can, the
     other team is placed so that it would reach the target later in the same round,
     which is the case R7.3 is about. The answer comes from ``resolve_target``. A team
-    lands exactly on the target where a round can; under a target smaller than that
-    (see :func:`target_contracts`) it passes it in the deciding block. Raises
-    :class:`ScenarioError` when no round of ``attempts`` fits.
+    lands exactly on the target where a round can; under a target smaller than a
+    round's points (see :func:`target_contracts`), or with ``overshoot``, it may pass
+    it in the deciding block. Raises :class:`ScenarioError` when no round of
+    ``attempts`` fits.
 
     >>> s = target_scenario("stoeck", 3)
     >>> s.result.block, s.result.team is not None
@@ -382,7 +392,8 @@ def target_scenario(
         raise ScenarioError("decides must be weis, stoeck, tricks or nobody")
     rules = rules or RuleSet()
     target = rules.target
-    overshoot = decides != "nobody" and not target_contracts(decides, rules)
+    if overshoot is None or decides == "nobody":
+        overshoot = decides != "nobody" and not target_contracts(decides, rules)
     contracts = target_contracts(decides, rules, overshoot=overshoot)
     if not contracts:
         raise ScenarioError(f"{decides} cannot decide under a target of {target}")
@@ -418,15 +429,18 @@ def _place(
         gaps = (rng.randrange(1, 120), rng.randrange(1, 120))
         nobody = (target - gaps[0] - totals[0], target - gaps[1] - totals[1])
         return nobody if min(nobody) >= 0 else None
+
+    def points(side: int, upto: int) -> int:
+        return sum(p for t, p, _b, _i in events[:upto] if t == side)
+
     candidates = [i for i, e in enumerate(events) if e[2] == decides]
+    if overshoot:  # from 0:0 the first events may already pass the target
+        candidates = [i for i in candidates if max(points(0, i), points(1, i)) < target]
     if not candidates:
         return None
     k = rng.choice(candidates)
     team = events[k][0]
     other = 1 - team
-
-    def points(side: int, upto: int) -> int:
-        return sum(p for t, p, _b, _i in events[:upto] if t == side)
 
     before = [0, 0]
     before[team] = target - points(team, k + 1)

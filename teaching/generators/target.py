@@ -98,17 +98,22 @@ def _scenario(rng: random.Random, seed: int, rules: RuleSet) -> tuple[str, Targe
     """The round of the seed's case (``DECIDES[seed % 4]``) or, where the rule set's
     target makes that case impossible or rare, of the next case that exists."""
     first = seed % len(DECIDES)
-    for step in range(len(DECIDES)):
-        decides = DECIDES[(first + step) % len(DECIDES)]
+    cases = [DECIDES[(first + step) % len(DECIDES)] for step in range(len(DECIDES))]
+    # last, the blocks passing the target from 0:0, which a tiny target always allows
+    tries = [(d, None) for d in cases] + [(d, True) for d in cases if d != "nobody"]
+    for decides, overshoot in tries:
         if not target_contracts(decides, rules, overshoot=decides != "nobody"):
             continue
         sub_seed = rng.randrange(1 << 30)
         try:
             if decides == "nobody":
                 return decides, near_miss_scenario(sub_seed, rules, attempts=SCENARIO_ATTEMPTS)
-            return decides, target_scenario(decides, sub_seed, rules, attempts=SCENARIO_ATTEMPTS)
+            scenario = target_scenario(
+                decides, sub_seed, rules, attempts=SCENARIO_ATTEMPTS, overshoot=overshoot
+            )
         except ScenarioError:
             continue
+        return decides, scenario
     raise Retry(f"no round fits a target of {rules.target}")
 
 

@@ -918,15 +918,12 @@ FACTOR_PAIR_PLACES = {
 }
 
 
-# The near misses that may be read as worth the answer times the factor ("smaller"
-# above): their value is the writing team's points times (factor - 1), and the
-# writing team writes at least 50 in the deals that are not about Undenufe or a tie.
-NEAR_MISS_VALUES = (SEQ_VALUE[3], *sorted({QUAD_VALUE[r] for r in HIGH_QUAD_RANKS}))
-SMALLER_PAIR_FACTORS = frozenset(
-    f
-    for f in range(2, max(NEAR_MISS_VALUES) // 50 + 2)
-    if any(v % (f - 1) == 0 and v // (f - 1) >= 50 for v in NEAR_MISS_VALUES)
-)
+# The factors under which a near miss is often read as worth the answer times the
+# factor ("smaller" above): its value (20, 100, 150 or 200) is the writing team's
+# points times (factor - 1), so the team writes 20 to 200 under factor 2 and 50 or
+# 100 under 3; under 4 and 5 only 50 would do, and from 6 on nothing the deals plant.
+# A custom rule set with other factors shows the other pairs instead.
+SMALLER_PAIR_FACTORS = frozenset({2, 3})
 # The contracts a category's deal may end in (the others fit any contract).
 WW_CONTRACTS = {"undenufe": ("undenufe",)}
 
@@ -942,35 +939,36 @@ def _ww_fits(rules: RuleSet, category: str, factored: bool, pair: str | None = N
     )
 
 
-def _ww_rank_weights(category: str, pair: str | None, size: int) -> list[tuple[int, float]]:
+def _ww_rank_weights(
+    category: str, pair: str | None, size: int, big_factors: bool = False
+) -> list[tuple[int, float]]:
     """The places the answer may take among the ``size`` choices of the writing team,
-    with their weights (see WW_RANKS and FACTOR_PAIR_PLACES)."""
+    with their weights (see WW_RANKS and FACTOR_PAIR_PLACES). With ``big_factors``
+    (every factor the question may have is above 3) a decoy pair cannot stand above
+    the answer: its smaller number would be a slip of more than three times the
+    answer divided by the factor, so the answer is not the smallest choice then."""
     if pair is None:
         weights = WW_RANKS[category] if size == 4 else (1.0,) * size
         return list(enumerate(weights))
-    allowed = range(1 if pair == "larger" else 0, size - 1 if pair == "smaller" else size)
+    lowest = 1 if pair == "larger" or (pair == "outside" and big_factors) else 0
+    allowed = range(lowest, size - 1 if pair == "smaller" else size)
     base = WW_RANKS[category] if size == 4 else (1.0,) * size
     places = FACTOR_PAIR_PLACES[pair] if size == 4 else (1.0,) * size
     return [(r, base[r] * places[r] if size == 4 else 1.0) for r in allowed]
 
 
 def _ww_deal(
-    rng: random.Random,
-    seed: int,
-    rules: RuleSet,
-    category: str,
-    factored: bool,
-    near_misses: Sequence[str] = (),
-    times_factor: bool = False,
+    rng: random.Random, rules: RuleSet, aim: _WWAim, near_misses: Sequence[str] = ()
 ) -> tuple[list[list[Card]], str, WeisResult, list[tuple[int, int]]]:
-    """A deal for ``category`` in a contract with a factor (or without); the near
-    misses planted in the writing team's hands (seat, value each would add if read as
-    a meld). With ``times_factor`` one of them is read as worth the answer times
-    the factor (see FACTOR_PAIRS)."""
+    """A deal for ``aim.category`` in a contract with a factor (or without,
+    ``aim.factored``); the near misses planted in the writing team's hands (seat, value
+    each would add if read as a meld). With the pair ``smaller`` one of them is read
+    as worth the answer times the factor (see FACTOR_PAIRS)."""
+    category, times_factor = aim.category, aim.pair == "smaller"
     plan = _Plan()
     w = rng.randrange(2)
     contract = _WW_BUILDERS[category](rng, rules, plan, w)
-    fits = _ww_contract_fits(rules, factored, times_factor)
+    fits = _ww_contract_fits(rules, aim)
     if not fits(contract):
         if category not in ("small_melds_lose", "partners_both_meld", "kreuzweis", "factor"):
             raise Retry("the contract has the wrong factor")
@@ -999,13 +997,19 @@ def _ww_deal(
     return hands, contract, result, [(seat, v) for seat, v in near if seat % 2 == result.team]
 
 
-def _ww_contract_fits(rules: RuleSet, factored: bool, times_factor: bool) -> Callable[[str], bool]:
-    """Whether a contract has a factor (or none, ``factored``), one a near miss can be
-    read as worth the answer times (``times_factor``)."""
+def _ww_contract_fits(rules: RuleSet, aim: _WWAim) -> Callable[[str], bool]:
+    """Whether a contract has a factor (or none, ``aim.factored``) that can give the
+    factor pair of ``aim``: one a near miss can be read as worth the answer times
+    (``smaller``), or for a decoy pair above the smallest answer one of 2 or 3 (see
+    :func:`_ww_rank_weights`)."""
 
     def fits(contract: str) -> bool:
         factor = rules.factor(contract)
-        return (factor > 1) == factored and (not times_factor or factor in SMALLER_PAIR_FACTORS)
+        if aim.pair == "smaller" and factor not in SMALLER_PAIR_FACTORS:
+            return False
+        if aim.pair == "outside" and aim.rank == 0 and factor > 3:
+            return False
+        return (factor > 1) == aim.factored
 
     return fits
 
@@ -1047,7 +1051,13 @@ def _ww_aim(rng: random.Random, category: str, rules: RuleSet) -> _WWAim:
     size = len(WW_RANKS[category])
     # with another team's choice, or "nobody", the answer's place among the writing
     # team's choices is drawn evenly (the other falls where it falls)
-    rank = weighted(rng, _ww_rank_weights(category, pair, size - show_other - show_nobody))
+    big_factors = all(
+        rules.factor(c) > 3
+        for c in WW_CONTRACTS.get(category, ALL_CONTRACTS)
+        if rules.factor(c) > 1
+    )
+    own_size = size - show_other - show_nobody
+    rank = weighted(rng, _ww_rank_weights(category, pair, own_size, big_factors))
     return _WWAim(category, factored, (show_other, show_nobody), pair, size, rank)
 
 
@@ -1055,16 +1065,14 @@ WW_ATTEMPTS = 200
 
 
 def _ww_attempt(
-    rng: random.Random, seed: int, rules: RuleSet, aim: _WWAim
+    rng: random.Random, rules: RuleSet, aim: _WWAim
 ) -> tuple[list[list[Card]], str, WeisResult, Slips] | None:
     """One deal for ``aim`` and its wrong choices (None when they do not fit)."""
     # near misses add slips above the answer: more of them where it stands low
     plants = rng.choice(NEAR_MISSES[: len(NEAR_MISSES) - aim.rank] or NEAR_MISSES[:1])
     if aim.rank == 0 and rng.random() < 0.7:
         plants = NEAR_MISSES[-1]
-    hands, contract, result, near = _ww_deal(
-        rng, seed, rules, aim.category, aim.factored, plants, aim.pair == "smaller"
-    )
+    hands, contract, result, near = _ww_deal(rng, rules, aim, plants)
     picked = _ww_choices(rng, rules, hands, contract, result, near, aim)
     return None if picked is None else (hands, contract, result, picked)
 
@@ -1073,7 +1081,7 @@ def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft[Tea
     aim = _ww_aim(rng, WHO_WRITES_CATEGORIES[seed % len(WHO_WRITES_CATEGORIES)], rules)
     for _attempt in range(WW_ATTEMPTS):
         try:
-            found = _ww_attempt(rng, seed, rules, aim)
+            found = _ww_attempt(rng, rules, aim)
         except Retry:
             continue
         if found is not None:
