@@ -413,22 +413,17 @@ def target_scenario(
     raise ScenarioError(f"no round found in which {decides} decides")
 
 
+Event = tuple[int, int, str, int | None]
+
+
 def _place(
-    events: list[tuple[int, int, str, int | None]],
-    decides: str,
-    target: int,
-    rng: random.Random,
-    *,
-    overshoot: bool = False,
+    events: list[Event], decides: str, target: int, rng: random.Random, *, overshoot: bool = False
 ) -> tuple[int, int] | None:
-    """The totals before the round that make event ``k`` of block ``decides`` bring its
+    """The totals before the round that make an event of block ``decides`` bring its
     team to the target first (with ``overshoot`` a total may stay 0 and the team pass
     the target there); None when the round cannot give them."""
-    totals = [sum(p for t, p, _b, _i in events if t == team) for team in (0, 1)]
     if decides == "nobody":
-        gaps = (rng.randrange(1, 120), rng.randrange(1, 120))
-        nobody = (target - gaps[0] - totals[0], target - gaps[1] - totals[1])
-        return nobody if min(nobody) >= 0 else None
+        return _place_nobody(events, target, rng)
 
     def points(side: int, upto: int) -> int:
         return sum(p for t, p, _b, _i in events[:upto] if t == side)
@@ -441,15 +436,13 @@ def _place(
     k = rng.choice(candidates)
     team = events[k][0]
     other = 1 - team
-
     before = [0, 0]
     before[team] = target - points(team, k + 1)
     later = [i for i in range(k + 1, len(events)) if events[i][0] == other]
     if later:
-        j = rng.choice(later)
-        before[other] = target - points(other, j + 1)
+        before[other] = target - points(other, rng.choice(later) + 1)
     else:
-        before[other] = target - 1 - totals[other]
+        before[other] = target - 1 - points(other, len(events))
     if overshoot:
         before = [max(0, b) for b in before]
         if max(before[side] + points(side, k) for side in (0, 1)) >= target:
@@ -457,6 +450,14 @@ def _place(
     if min(before) < 0 or max(before) >= target:
         return None
     return before[0], before[1]
+
+
+def _place_nobody(events: list[Event], target: int, rng: random.Random) -> tuple[int, int] | None:
+    """Totals before the round that leave both teams short of the target after it."""
+    totals = [sum(p for t, p, _b, _i in events if t == team) for team in (0, 1)]
+    gaps = (rng.randrange(1, 120), rng.randrange(1, 120))
+    nobody = (target - gaps[0] - totals[0], target - gaps[1] - totals[1])
+    return nobody if min(nobody) >= 0 else None
 
 
 PAIR_CALLS = ("second", "first", "late", "prompted", "none")

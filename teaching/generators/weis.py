@@ -1533,8 +1533,14 @@ def _ladder_tag(
     return "later_step_and_wrong_winner" if later else "earlier_step_and_wrong_winner"
 
 
-def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft[StepValue]:
-    wanted, first_wins = LADDER_CASES[seed % len(LADDER_CASES)]
+LadderMeld: TypeAlias = tuple[Meld, int]  # a meld and its seat
+
+
+def _ladder_pair(
+    rng: random.Random, rules: RuleSet, wanted: Step, first_wins: bool
+) -> tuple[list[tuple[int, list[str]]], str]:
+    """Two melds of players of different teams (lower seat first) for which ``wanted``
+    decides, the first one winning or not; and the contract."""
     a_cards, b_cards, contract = _LS_BUILDERS[wanted](rng, rules)
     a_seat = rng.randrange(4)
     b_seat = other_team_seat(rng, a_seat)
@@ -1547,20 +1553,14 @@ def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft[St
     pair = [(low, codes(a_cards)), (high, codes(b_cards))]
     if not first_wins:
         pair = [(low, pair[1][1]), (high, pair[0][1])]
-    inputs = {
-        "melds": [{"seat": s, "cards": cs} for s, cs in pair],
-        "contract": contract,
-    }
-    solved = solve_ladder_step(inputs, rules)
-    step = Step(solved.value["step"])
-    winner = solved.value["winner"]
-    if step is not wanted or (winner == low) != first_wins:
-        raise Retry("another step decides")
-    ma = (Meld.of(parse_cards(pair[0][1])), low)
-    mb = (Meld.of(parse_cards(pair[1][1])), high)
-    loser = high if winner == low else low
+    return pair, contract
 
-    # the mistakes that give one (step, winner) value in particular
+
+def _step_slip(
+    step: Step, ma: LadderMeld, mb: LadderMeld, c: Contract, reverse: bool, loser: int
+) -> dict[tuple[Step, int], str]:
+    """The mistakes that give one (step, winner) value in particular, by the deciding
+    step."""
     specific: dict[tuple[Step, int], str] = {}
     if step is Step.POINTS:
         by_cards = _walk(ma, mb, c, reverse, skip=Step.POINTS)
@@ -1570,37 +1570,69 @@ def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft[St
         quad_seat = ma[1] if ma[0].kind is MeldKind.FOUR_OF_A_KIND else mb[1]
         specific[(Step.CARDS, quad_seat)] = "four_of_a_kind_beats_sequence"
     elif step is Step.HIGH_CARD:
-        if c is Contract.UNDENUFE:
-            specific[(Step.HIGH_CARD, loser)] = "undenufe_order_wrong"
-        trump_seats = [
-            m[1] for m in (ma, mb) if m[0].kind is MeldKind.SEQUENCE and m[0].suit is c.trump
-        ]
-        if trump_seats and trump_seats[0] == loser:
-            specific[(Step.TRUMP, loser)] = "trump_before_high_card"
+        specific.update(_high_card_slips(ma, mb, c, loser))
     elif step is Step.TRUMP:
-        specific[(Step.SEAT, low)] = "trump_step_forgotten"
+        specific[(Step.SEAT, min(ma[1], mb[1]))] = "trump_step_forgotten"
     elif step is Step.SEAT:
         specific[(Step.SEAT, loser)] = "later_seat_wins"
-    skipped = _walk(ma, mb, c, reverse, skip=step) if step is not Step.SEAT else None
-    if skipped is not None:
-        specific.setdefault(skipped, "deciding_step_skipped")
+    return specific
 
-    # Every (step, winner) but the later seat winning at SEAT can be right, and every
-    # one is some mistake's answer: the wrong choices are drawn at random from all of
-    # them, so that which values are shown says nothing about which one is right
-    # (answers are spread evenly over these nine values by ``seed % 9``).
-    answer = (step, winner)
+
+def _high_card_slips(
+    ma: LadderMeld, mb: LadderMeld, c: Contract, loser: int
+) -> dict[tuple[Step, int], str]:
+    specific: dict[tuple[Step, int], str] = {}
+    if c is Contract.UNDENUFE:
+        specific[(Step.HIGH_CARD, loser)] = "undenufe_order_wrong"
+    trump_seats = [
+        m[1] for m in (ma, mb) if m[0].kind is MeldKind.SEQUENCE and m[0].suit is c.trump
+    ]
+    if trump_seats and trump_seats[0] == loser:
+        specific[(Step.TRUMP, loser)] = "trump_before_high_card"
+    return specific
+
+
+def _ladder_shown(
+    rng: random.Random, answer: tuple[Step, int], low: int, high: int
+) -> list[tuple[Step, int]]:
+    """The wrong (step, winner) values shown.
+
+    Every (step, winner) but the later seat winning at SEAT can be right, and every
+    one is some mistake's answer: the wrong choices are drawn at random from all of
+    them, so that which values are shown says nothing about which one is right
+    (answers are spread evenly over these nine values by ``seed % 9``)."""
     grid = [(s, x) for s in STEPS for x in (low, high) if s is not Step.SEAT or x == low]
     others = [v for v in grid if v != answer]
     size = rng.choice((4, 5))
     shown = rng.sample(others, size - 1)
-    if step is Step.SEAT and rng.random() < LATER_SEAT_SHOWN:
+    if answer[0] is Step.SEAT and rng.random() < LATER_SEAT_SHOWN:
         shown[rng.randrange(len(shown))] = (Step.SEAT, high)
+    return shown
 
-    def v(s: Step, seat: int) -> StepValue:
-        return {"step": s.value, "winner": seat}
 
-    distractors = [(v(*value), _ladder_tag(value, answer, specific)) for value in shown]
+def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft[StepValue]:
+    wanted, first_wins = LADDER_CASES[seed % len(LADDER_CASES)]
+    pair, contract = _ladder_pair(rng, rules, wanted, first_wins)
+    (low, _), (high, _) = pair
+    inputs = {"melds": [{"seat": s, "cards": cs} for s, cs in pair], "contract": contract}
+    solved = solve_ladder_step(inputs, rules)
+    step = Step(solved.value["step"])
+    winner = solved.value["winner"]
+    if step is not wanted or (winner == low) != first_wins:
+        raise Retry("another step decides")
+    c = Contract.parse(contract)
+    reverse = c is Contract.UNDENUFE and rules.undenufe_reverses_weis
+    ma = (Meld.of(parse_cards(pair[0][1])), low)
+    mb = (Meld.of(parse_cards(pair[1][1])), high)
+    specific = _step_slip(step, ma, mb, c, reverse, high if winner == low else low)
+    skipped = _walk(ma, mb, c, reverse, skip=step) if step is not Step.SEAT else None
+    if skipped is not None:
+        specific.setdefault(skipped, "deciding_step_skipped")
+    answer = (step, winner)
+    distractors = [
+        ({"step": s.value, "winner": seat}, _ladder_tag((s, seat), answer, specific))
+        for s, seat in _ladder_shown(rng, answer, low, high)
+    ]
     return Draft(
         inputs=inputs,
         prompt={"preset": _preset(rules)},
