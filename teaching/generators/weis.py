@@ -1610,6 +1610,10 @@ def _ladder_shown(
     return shown
 
 
+def _step_value(step: Step, seat: int) -> StepValue:
+    return {"step": step.value, "winner": seat}
+
+
 def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft[StepValue]:
     wanted, first_wins = LADDER_CASES[seed % len(LADDER_CASES)]
     pair, contract = _ladder_pair(rng, rules, wanted, first_wins)
@@ -1630,7 +1634,7 @@ def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft[St
         specific.setdefault(skipped, "deciding_step_skipped")
     answer = (step, winner)
     distractors = [
-        ({"step": s.value, "winner": seat}, _ladder_tag((s, seat), answer, specific))
+        (_step_value(s, seat), _ladder_tag((s, seat), answer, specific))
         for s, seat in _ladder_shown(rng, answer, low, high)
     ]
     return Draft(
