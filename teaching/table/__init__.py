@@ -17,9 +17,9 @@ API
   Cached (the scenario is frozen; do not mutate its ``aim`` dict).
 - ``referee(scenario, moves) -> Table``: pure and deterministic (equal inputs give
   equal tables; no clock, no randomness). Raises ``TableError`` for a bad log.
-- ``replay(scenario, moves) -> RefereeState`` and ``step(state, move)``: the same
+- ``replay_state(scenario, moves) -> RefereeState`` and ``step(state, move)``: the same
   referee one move at a time, for a caller that keeps the state between moves (the
-  site caches it). ``referee`` is ``replay(...).table()``, and ``replay`` is ``step``
+  site caches it). ``referee`` is ``replay_state(...).table()``, which is ``step``
   applied to each move in turn, so a kept state stepped once equals the full replay.
   ``step`` changes the state in place (like python-chess's ``Board.push``); after a
   ``TableError`` the state is spoiled. The state pickles (a snapshot is
@@ -389,7 +389,15 @@ from .model import (
     TableScore,
     Trick,
 )
-from .replay import RefereeState, announce_strict, referee, reference_move, replay, score, step
+from .replay import (
+    RefereeState,
+    announce_strict,
+    referee,
+    reference_move,
+    replay_state,
+    score,
+    step,
+)
 from .view import learner_view
 
 __all__ = [
@@ -416,7 +424,7 @@ __all__ = [
     "learner_view",
     "reference_move",
     "referee",
-    "replay",
+    "replay_state",
     "score",
     "step",
 ]

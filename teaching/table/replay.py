@@ -48,7 +48,7 @@ __all__ = [
     "announce_strict",
     "reference_move",
     "referee",
-    "replay",
+    "replay_state",
     "score",
     "step",
 ]
@@ -722,7 +722,7 @@ RefereeState = _State
 def step(state: _State, move: Any) -> None:
     """Apply one more learner move to ``state``, in place: the referee's one step.
 
-    A full replay (:func:`replay`, :func:`referee`) is this step folded over the log
+    A full replay (:func:`replay_state`, :func:`referee`) is this step folded over the log
     from the deal, so a state kept after ``n`` moves and stepped once equals the
     replay of the ``n + 1`` moves: the two cannot drift apart. Raises
     :class:`TableError` for a refused move; the state may then be half-changed and
@@ -730,7 +730,7 @@ def step(state: _State, move: Any) -> None:
 
     >>> from teaching.table import build_scenario, reference_move
     >>> scenario = build_scenario("stoeck", 2)
-    >>> state = replay(scenario, [])
+    >>> state = replay_state(scenario, [])
     >>> move = reference_move(state.table())
     >>> step(state, move)
     >>> state.table() == referee(scenario, [move])
@@ -745,7 +745,7 @@ def step(state: _State, move: Any) -> None:
         raise TableError(f"move {i + 1}: {err}", "move.engine", {"move": i}) from None
 
 
-def replay(scenario: Scenario, moves: Any) -> _State:
+def replay_state(scenario: Scenario, moves: Any) -> _State:
     """The referee's state after ``moves``: :func:`step` applied to each move in turn,
     from the deal. Raises :class:`TableError` for a bad log (like :func:`referee`)."""
     return _replay(scenario, moves)
