@@ -297,6 +297,26 @@ def test_a_log_changed_under_the_kept_state_is_replayed(steps):
     assert table == referee(Scenario.from_dict(round_.scenario), log)
 
 
+def test_a_move_is_kept_as_the_stored_log_holds_it(steps):
+    """A caller's move with int team keys (the referee takes them) is stored as JSON,
+    with string keys: the state kept after it is the stored log's, and found."""
+    round_ = TableRoundFactory(focus="stoeck", seed=4)
+    table = audit(round_)
+    while table.phase != "jasstafel":
+        play(round_, reference_move(table))
+        table = audit(round_)
+    move = reference_move(table)
+    blocks = move["jasstafel"]["blocks"]
+    move["jasstafel"]["blocks"] = {int(team): block for team, block in blocks.items()}
+    outcome = play(round_, move)
+    assert outcome.table.phase == "done"
+    round_.refresh_from_db()
+    assert round_.moves[-1]["jasstafel"]["blocks"] == blocks
+    steps.clear()
+    kept = services.table_of(round_)
+    assert steps == [] and kept == audit(round_)
+
+
 def test_the_key_does_not_depend_on_the_order_of_a_moves_keys():
     """PostgreSQL's jsonb gives a move's keys back in its own order: the kept state
     must still be found."""

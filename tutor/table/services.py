@@ -36,6 +36,7 @@ finished.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
@@ -362,6 +363,11 @@ def play_move(
         raise StaleMove(stale_message())
     if not lone_call(move) and counted_moves(round_.moves) >= MAX_MOVES:
         raise MoveRefused(_("This round takes no more moves."))
+    # The move as the stored log will hold it (JSON: string keys, lists), so the step
+    # judges what a replay of the log judges and the kept state's log is the stored
+    # one. Not JSON data at all: the referee refuses it below.
+    with contextlib.suppress(TypeError, ValueError):
+        move = json.loads(json.dumps(move))
     before = state_key(round_, round_.moves)
     # Not kept on a miss: it is stepped at once, and the state after the move is kept.
     state = state_of(round_, keep=False)
