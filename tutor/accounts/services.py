@@ -8,7 +8,7 @@ import logging
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
@@ -104,11 +104,17 @@ def reset_by_teacher(user: User) -> str:
     return password
 
 
-def password_chosen(user: User) -> None:
-    """The owner set a password of their own: no one-time password is left."""
-    if user.must_set_password:
-        user.must_set_password = False
-        user.save(update_fields=["must_set_password"])
+def password_chosen(user: User, password: str, *, commit: bool = True) -> User:
+    """The owner chose ``password`` (at the first login, a change, or a reset by mail):
+    no one-time password is left, and guesses of the old password no longer count
+    toward a lockout of the name, so the owner can log in at once. ``commit=False``
+    (Django's form API) leaves saving to the caller."""
+    user.set_password(password)
+    user.must_set_password = False
+    if commit:
+        user.save()
+        forget_failures(user.get_username())
+    return user
 
 
 # --- teachers who sign up themselves -------------------------------------------------------
@@ -140,7 +146,7 @@ def _unverified() -> dict[str, object]:
     return {"role": Role.PENDING_TEACHER, "is_active": False, "email_verified_at": None}
 
 
-def purge_unverified_teachers(now=None) -> int:
+def purge_unverified_teachers(now: datetime | None = None) -> int:
     """Delete sign-ups whose verification link has expired: their user names and
     addresses are free again, and nothing of them is kept."""
     now = now or timezone.now()

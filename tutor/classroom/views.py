@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -11,20 +10,19 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import learner_required, teacher_required
+from tutor.core.assignment_policy import Refusal, WorkRefused
 from tutor.quizzes.models import Quiz
-from tutor.quizzes.selectors import skill_rows, suggested_skills
 from tutor.quizzes.services import QuizError
 
 from . import assignments
-from .forms import AssignmentForm, ClassForm, JoinForm, LearnerSignupForm
+from .forms import AssignmentForm, ClassForm, JoinForm
 from .models import Assignment
-from .results import learner_progress, progress_figures
+from .results.access import class_of_teacher
 from .selectors import (
-    class_of_teacher_or_404,
     classes_of_learner,
     classes_taught_by,
-    learner_assignments,
     members,
 )
 from .services import (
@@ -33,12 +31,11 @@ from .services import (
     join_class,
     remove_learner,
     rotate_join_code,
-    signup_and_join,
 )
 
 
 @teacher_required
-def teacher_classes(request: HttpRequest) -> HttpResponse:
+def teacher_classes(request: AuthedRequest) -> HttpResponse:
     form = ClassForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -57,8 +54,8 @@ def teacher_classes(request: HttpRequest) -> HttpResponse:
 
 
 @teacher_required
-def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
-    school_class = class_of_teacher_or_404(request.user, class_id)
+def class_detail(request: AuthedRequest, class_id: int) -> HttpResponse:
+    school_class = class_of_teacher(request.user, class_id)
     join_url = request.build_absolute_uri(
         reverse("classroom:join_class") + "?" + urlencode({"code": school_class.join_code})
     )
@@ -76,8 +73,8 @@ def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
 
 @teacher_required
 @require_POST
-def rotate_code(request: HttpRequest, class_id: int) -> HttpResponse:
-    school_class = class_of_teacher_or_404(request.user, class_id)
+def rotate_code(request: AuthedRequest, class_id: int) -> HttpResponse:
+    school_class = class_of_teacher(request.user, class_id)
     rotate_join_code(teacher=request.user, school_class=school_class)
     messages.success(
         request,
@@ -89,8 +86,8 @@ def rotate_code(request: HttpRequest, class_id: int) -> HttpResponse:
 
 @teacher_required
 @require_POST
-def remove_member(request: HttpRequest, class_id: int, learner_id: int) -> HttpResponse:
-    school_class = class_of_teacher_or_404(request.user, class_id)
+def remove_member(request: AuthedRequest, class_id: int, learner_id: int) -> HttpResponse:
+    school_class = class_of_teacher(request.user, class_id)
     try:
         remove_learner(teacher=request.user, school_class=school_class, learner_id=learner_id)
     except ClassroomError as error:
@@ -101,8 +98,8 @@ def remove_member(request: HttpRequest, class_id: int, learner_id: int) -> HttpR
 
 
 @teacher_required
-def assignment_create(request: HttpRequest, class_id: int) -> HttpResponse:
-    school_class = class_of_teacher_or_404(request.user, class_id)
+def assignment_create(request: AuthedRequest, class_id: int) -> HttpResponse:
+    school_class = class_of_teacher(request.user, class_id)
     form = AssignmentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -140,29 +137,8 @@ def join(request: HttpRequest) -> HttpResponse:
 
 
 @learner_required
-def dashboard(request: HttpRequest) -> HttpResponse:
-    rows = skill_rows(request.user)
-    due = learner_assignments(request.user)
-    progress = learner_progress(request.user)  # after skill_rows: it counts released answers
-    return render(
-        request,
-        "classroom/dashboard.html",
-        {
-            "rows": rows,
-            "progress": progress,
-            "figures": progress_figures(progress),
-            "due": [row for row in due if row.status in {"open", "in_progress", "submitted"}],
-            "upcoming": [row for row in due if row.status == "upcoming"],
-            "finished": [row for row in due if row.status in {"done", "missed"}],
-            "suggested": suggested_skills(request.user, 3),
-            "classes": classes_of_learner(request.user),
-        },
-    )
-
-
-@learner_required
 @require_POST
-def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
+def assignment_start(request: AuthedRequest, assignment_id: int) -> HttpResponse:
     assignment = get_object_or_404(
         Assignment, pk=assignment_id, school_class__memberships__learner=request.user
     )
@@ -171,7 +147,7 @@ def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
             round_ = assignments.start_table_round(learner=request.user, assignment=assignment)
         else:
             quiz = assignments.start_or_resume(learner=request.user, assignment=assignment)
-    except QuizError as error:
+    except assignments.AssignmentError as error:
         messages.error(request, str(error))
         return redirect("dashboard")
     if assignment.is_table:
@@ -181,13 +157,13 @@ def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
 
 @learner_required
 @require_POST
-def assignment_submit(request: HttpRequest, quiz_id: int) -> HttpResponse:
+def assignment_submit(request: AuthedRequest, quiz_id: int) -> HttpResponse:
     quiz = get_object_or_404(Quiz, pk=quiz_id, learner=request.user, assignment__isnull=False)
     try:
         assignments.submit(learner=request.user, quiz=quiz)
-    except QuizError as error:
+    except (assignments.AssignmentError, QuizError) as error:
         messages.error(request, str(error))
-        if not assignments.is_member(request.user, quiz.assignment):
+        if isinstance(error, WorkRefused) and error.refusal is Refusal.NOT_MEMBER:
             # Removed from the class: its attempts are no longer theirs to open, so the
             # summary would be a 404; the dashboard says why instead.
             return redirect("dashboard")
@@ -197,24 +173,5 @@ def assignment_submit(request: HttpRequest, quiz_id: int) -> HttpResponse:
 
 
 @login_required
-def my_classes(request: HttpRequest) -> HttpResponse:
+def my_classes(request: AuthedRequest) -> HttpResponse:
     return join(request) if request.user.is_learner else redirect("classroom:teacher_classes")
-
-
-def signup(request: HttpRequest) -> HttpResponse:
-    """A learner signs up, and joins a class at once when they have its code."""
-    if request.user.is_authenticated:
-        return redirect("home")
-    form = LearnerSignupForm(
-        request.POST or None, initial={"join_code": request.GET.get("code", "")}
-    )
-    if request.method == "POST" and form.is_valid():
-        user = signup_and_join(
-            username=form.cleaned_data["username"],
-            password=form.cleaned_data["password1"],
-            join_code=form.cleaned_data["join_code"],
-        )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user})
-        return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})

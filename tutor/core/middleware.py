@@ -12,20 +12,25 @@ reached from every place a request can write:
 
 SQLite has one writer at a time. A web request waits for the write lock at most
 ``JASS_SQLITE_REQUEST_BUSY_MS`` (management commands keep the longer wait of the
-settings). Once a request of this process has found the database locked, the *lock
-fuse* is on for ``LOCK_FUSE_SECONDS``: new connections wait only ``FUSED_BUSY_MS``, so
-further writes get the 503 page at once instead of holding a worker each, and the
-workers stay free for reads, which WAL lets run beside a writer.
+settings). Once a request has found the database locked, the *lock fuse* is on for
+``LOCK_FUSE_SECONDS`` in every worker process of the server (a file beside the
+database marks it): new connections wait only ``FUSED_BUSY_MS``, so further writes get
+the 503 page at once instead of holding a worker each, and the workers stay free for
+reads, which WAL lets run beside a writer. Writes a page can do without (the moment a
+question was first shown, a deck preference) do not wait at all (``no_lock_wait``).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -38,6 +43,9 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 
+if TYPE_CHECKING:
+    from django_htmx.middleware import HtmxDetails
+
 logger = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 5
@@ -49,24 +57,60 @@ FUSED_BUSY_MS = 100
 # --- the lock fuse ------------------------------------------------------------------
 
 
-class LockFuse:
-    """Per process: "a request here found the database locked a moment ago"."""
+def sqlite_fuse_path() -> Path | None:
+    """The file beside the default SQLite database that marks the fuse for every worker
+    process of the server; None for other databases and in-memory SQLite (tests)."""
+    settings_dict = connections["default"].settings_dict
+    name = str(settings_dict.get("NAME") or "")
+    if not settings_dict["ENGINE"].endswith("sqlite3") or not name or "memory" in name:
+        return None
+    return Path(f"{name}-fuse")
 
-    def __init__(self) -> None:
+
+class LockFuse:
+    """Per server: "a request here found the database locked a moment ago".
+
+    Each process remembers its own trip; the file ``path()`` (its modification time)
+    carries a trip to the server's other worker processes, so that one 503 spares every
+    worker the full wait, not only the one that tripped. Without a file (other
+    databases, in-memory SQLite) the fuse is per process.
+    """
+
+    def __init__(self, path: Callable[[], Path | None] = sqlite_fuse_path) -> None:
         self._until = 0.0
         self._lock = threading.Lock()
+        self._path = path
 
     def trip(self) -> None:
         with self._lock:
             self._until = time.monotonic() + LOCK_FUSE_SECONDS
+        path = self._path()
+        if path is not None:
+            try:
+                path.touch()
+                os.utime(path)  # touch() keeps the old time when the file exists
+            except OSError as error:  # a read-only folder: the fuse stays per process
+                logger.info("could not mark the lock fuse in %s: %s", path, error)
 
     def reset(self) -> None:
         with self._lock:
             self._until = 0.0
+        path = self._path()
+        if path is not None:
+            path.unlink(missing_ok=True)
 
     @property
     def on(self) -> bool:
-        return time.monotonic() < self._until
+        if time.monotonic() < self._until:
+            return True
+        path = self._path()
+        if path is None:
+            return False
+        try:
+            tripped_at = path.stat().st_mtime
+        except OSError:
+            return False
+        return 0 <= time.time() - tripped_at < LOCK_FUSE_SECONDS
 
 
 lock_fuse = LockFuse()
@@ -96,14 +140,18 @@ def request_busy_ms() -> int:
     return int(getattr(settings, "JASS_SQLITE_REQUEST_BUSY_MS", 5000))
 
 
-def set_busy_timeout(connection, ms: int) -> None:
+# `connection` below is Django's BaseDatabaseWrapper with the site's own `jass_busy_ms`
+# attribute on it, which the stubs cannot know; hence Any.
+
+
+def set_busy_timeout(connection: Any, ms: int) -> None:
     """Set SQLite's busy timeout, skipping the statement when it is set already."""
     if getattr(connection, "jass_busy_ms", None) != ms:
         connection.connection.execute(f"PRAGMA busy_timeout = {ms:d}")
         connection.jass_busy_ms = ms
 
 
-def tune_connection(sender: object, connection, **kwargs: object) -> None:
+def tune_connection(sender: object, connection: Any, **kwargs: object) -> None:
     """``connection_created``: a web request's SQLite connection waits less for the lock."""
     if connection.vendor == "sqlite":
         connection.jass_busy_ms = None  # a new connection: init_command set the long wait
@@ -202,6 +250,7 @@ class AfterResponseMiddleware:
                 finally:
                     _run_jobs(jobs)
 
+            # The server calls close() when the response is sent: the one hook after it.
             response.close = close_then_run  # type: ignore[method-assign]
         return response
 
@@ -219,7 +268,7 @@ def _same_origin(request: HttpRequest, url: str) -> bool:
     )
 
 
-def _methods(view: Callable) -> set[str] | None:
+def _methods(view: Callable[..., object] | None) -> set[str] | None:
     """The methods ``view`` answers: a class-based view's handlers, or what
     ``require_http_methods`` (``require_POST``, ...) lets through, found through every
     ``functools.wraps`` layer; None when nothing limits them."""
@@ -268,8 +317,9 @@ def retry_url(request: HttpRequest) -> str:
     page the post belongs to (the question for an answer, the lesson for a lesson
     question), else the home page. A post-only URL is never the answer.
     """
-    htmx = getattr(request, "htmx", False)
-    if htmx and _same_origin(request, htmx.current_url or ""):
+    # Not an HtmxHttpRequest: an error can stop the request before HtmxMiddleware ran.
+    htmx: HtmxDetails | None = getattr(request, "htmx", None)
+    if htmx and htmx.current_url and _same_origin(request, htmx.current_url):
         return htmx.current_url
     if request.method in ("GET", "HEAD"):
         return request.get_full_path()
@@ -286,8 +336,9 @@ def database_unavailable(request: HttpRequest, error: BaseException) -> HttpResp
     if is_lock_error(error):
         lock_fuse.trip()
     logger.warning("database unavailable for %s %s: %s", request.method, request.path, error)
-    htmx = getattr(request, "htmx", False)
+    htmx: HtmxDetails | None = getattr(request, "htmx", None)
     template = "errors/db_unavailable.html" + ("#message" if htmx else "")
+    body: str
     try:
         body = render_to_string(template, {"retry_url": retry_url(request)}, request=request)
     except DATABASE_ERRORS:
