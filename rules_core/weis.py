@@ -463,7 +463,8 @@ def weis_of_claims(
     return WeisResult(team, points, factor, 3 - (best & 3), step, contract, rules, masks, claims)
 
 
-def _coerce_claims(claims: object) -> _Claims:
+def coerce_claims(claims: object) -> _Claims:
+    """Four claims by seat, checked: an announced value > 0 or None (R5.4)."""
     if isinstance(claims, (str, bytes)) or not isinstance(claims, Sequence) or len(claims) != 4:
         raise RulesError(
             "claims must be four announced values by seat (None for a player who "
@@ -541,4 +542,4 @@ def resolve_weis(
     rules = coerce_rules(rules)
     if claims is None:
         return weis_of_masks(masks, contract, rules)
-    return weis_of_claims(masks, _coerce_claims(claims), contract, rules)
+    return weis_of_claims(masks, coerce_claims(claims), contract, rules)
