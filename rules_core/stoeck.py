@@ -325,7 +325,7 @@ class StoeckResult:
                 )
             )
         for call, late in [(c, False) for c in self._calls] + [(c, True) for c in self._late]:
-            verdict, rule = _call_verdict(
+            verdict, rule = call_verdict(
                 call, self.seat, self.first_play, self.second_play, late=late
             )
             values = {**call.to_dict(), "verdict": verdict} | ({"gathered": True} if late else {})
@@ -388,7 +388,7 @@ def _holder(masks: tuple[Mask, Mask, Mask, Mask], bit: Mask) -> Seat | None:
     return None
 
 
-def _call_verdict(
+def call_verdict(
     call: StoeckCall,
     holder: Seat | None,
     first: int | None,
@@ -436,7 +436,7 @@ def stoeck_of_log(
     before it), too late for that card.
     """
     n = len(log.cards)
-    holder = _holder_of_pair(masks, T.STOECK_MASK[contract.index])
+    holder = holder_of_pair(masks, contract)
     if holder is None:
         reason = (
             StoeckReason.NOT_HELD_BY_ONE_PLAYER
@@ -455,8 +455,10 @@ def stoeck_of_log(
     return StoeckResult(reason, holder, factor, first, second, contract, masks, calls, n, late)
 
 
-def _holder_of_pair(masks: tuple[Mask, Mask, Mask, Mask], kq: Mask) -> Seat | None:
-    """The seat holding both Stöck cards (R6.1), None without them (or without trump)."""
+def holder_of_pair(masks: tuple[Mask, Mask, Mask, Mask], contract: Contract) -> Seat | None:
+    """The seat holding both Stöck cards (R6.1), None without them (or without trump):
+    the one place the holder is found (check_stoeck, stoeck_holder, Round)."""
+    kq = T.STOECK_MASK[contract.index]
     if kq:
         for seat in range(4):
             if masks[seat] & kq == kq:
@@ -503,13 +505,9 @@ def stoeck_holder(hands: HandsLike, contract: ContractLike) -> Seat | None:
     (1, None)
     """
     c = coerce_contract(contract)
-    kq = T.STOECK_MASK[c.index]
-    if not kq:
+    if c.trump is None:
         return None
-    for seat, mask in enumerate(hands_masks(hands)):
-        if mask & kq == kq:
-            return seat
-    return None
+    return holder_of_pair(hands_masks(hands), c)
 
 
 def check_stoeck(
