@@ -438,7 +438,8 @@ def resolve_target(
     the blocks in ``rules.target_order`` and the tricks in the order won.
 
     ``before``: the teams' totals before the round, both below the target.
-    ``target``: None takes ``rules.target``.
+    ``target``: None takes ``rules.target``. The stateless view of
+    ``Round.target(before, target)``.
 
     >>> hands = ["D6 D7 D8 D9 D10 DJ DQ DK DA", "H6 H7 H8 H9 H10 HJ HQ HK HA",
     ...          "S6 S7 S8 S9 S10 SJ SQ SK SA", "C6 C7 C8 C9 C10 CJ CQ CK CA"]

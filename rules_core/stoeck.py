@@ -530,6 +530,10 @@ def check_stoeck(
     priority: PROMPTED, TOO_LATE, DECLARED_AT_FIRST_CARD, NOT_DECLARED. Calls by
     other seats and at other moments are ignored (R6.4).
 
+    The stateless view of the same rules as :class:`~rules_core.Round`
+    (``Round.stoeck`` after the same plays and calls is equal; only a Round knows
+    when a trick was gathered, :meth:`~rules_core.Round.gather`).
+
     >>> hands = ("HK HQ D6 D7 D8 D9 D10 DJ DQ / S6 S7 S8 S9 S10 SJ SQ SK SA /"
     ...          "H6 H7 H8 H9 H10 HJ HA DK DA / C6 C7 C8 C9 C10 CJ CQ CK CA")
     >>> check_stoeck(hands, "obenabe", [], []).reason

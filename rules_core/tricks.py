@@ -86,7 +86,7 @@ def legal_cards(hand: CardsLike, trick: CardsLike, contract: ContractLike) -> tu
     is checked with bit arithmetic (every item a Card, no card twice, 1 to 9
     cards in hand, at most 3 in the trick) and not read again; anything else is
     read and checked first. Both give the same answer; a CardSet's hand order is
-    card order.
+    card order. The stateless view of ``Round.legal_cards()``.
 
     R3.4, the Puur exception (trump led, the Puur is the only trump in hand):
 
@@ -256,7 +256,7 @@ class LegalCards:
 
 def explain_legal_cards(hand: CardsLike, trick: CardsLike, contract: ContractLike) -> LegalCards:
     """:func:`legal_cards` with the rule that allows or forbids each card (R3.1,
-    R3.2, R3.3, R3.4, R3.5).
+    R3.2, R3.3, R3.4, R3.5). The stateless view of ``Round.legal()``.
 
     >>> result = explain_legal_cards("S7 H6 HA C9", "SK HQ", "H")
     >>> for v in result.verdicts:

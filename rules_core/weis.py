@@ -505,6 +505,10 @@ def resolve_weis(
     every meld of its partners who announced (R5.6), also those they did not
     announce; a player who announced nothing writes nothing (R5.4b).
 
+    The stateless view of the same rules as :class:`~rules_core.Round`:
+    ``Round.weis()`` is ``resolve_weis(hands, contract, rules, claims=round.claims)``,
+    computed by the same code.
+
     >>> r = resolve_weis(["S10 SJ SQ SK", "C6 C7 C8", "", ""], "H")
     >>> r.team, r.points, r.scored, r.step, r.trace[-1].key
     (0, 50, 50, <Step.POINTS: 'points'>, 'weis.writes')
