@@ -13,11 +13,12 @@ incremental :class:`rules_core.Round` both step it, so the rules live once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from . import _tables as T
 from ._coerce import CARD_INDEX, cards_of, coerce_card
 from .aliases import Mask, PlaysLike, Seat
-from .cards import DECK
+from .cards import DECK, Card
 from .contracts import Contract
 from .errors import IllegalPlayError, RulesError
 from .tricks import verdict
@@ -110,44 +111,72 @@ class PlayState:
     def play(self, seat: object, c: int) -> bool:
         """Check and make one play (``c`` a card index); True when it closes a trick.
         Raises IllegalPlayError (turn order, card not held, R3) and changes nothing then."""
+        self.extend(((seat, DECK[c]),))
+        return not len(self.log.cards) & 3
+
+    def extend(self, plays: Sequence[object]) -> None:
+        """Check and make the ``(seat, card)`` plays in order (the loop of run_plays:
+        local variables, no call per play). On IllegalPlayError the plays before the
+        bad one are made and the bad one is not, so a single bad play changes nothing."""
         log = self.log
-        i = len(log.cards)
-        if seat != self.to_play or type(seat) is not int:
-            raise _turn_error(i, seat, self.to_play)
-        hand = self.hands[seat]
-        bit = 1 << c
-        if not hand & bit:
-            raise _not_in_hand(i, seat, c, self.masks, log.cards)
+        seats, cards, tricks, stoeck_plays = log.seats, log.cards, log.tricks, log.stoeck_plays
         ci, strength, points, lower_trumps, trump = self._t
-        if i & 3:
-            if not T.legal_mask(hand, self.led, self.lower, ci) & bit:
-                raise _illegal(i, seat, c, hand, log.cards, self.contract)
-            sc = T.SUIT_OF[c]
-            if sc == self.led or sc == trump:  # noqa: SIM109 (hot path, no tuple)
-                st = strength[c]
-                if st > self.best:
-                    self.best = st
-                    self.winner = seat
-                    if sc == trump:
-                        self.lower = lower_trumps[c]
-            self.points += points[c]
-        else:
-            self.leader = self.winner = seat
-            self.led = T.SUIT_OF[c]
-            self.lower = lower_trumps[c]  # 0 unless c is a trump
-            self.best = strength[c]
-            self.points = points[c]
-        self.hands[seat] = hand ^ bit
-        log.seats.append(seat)
-        log.cards.append(c)
-        if bit & T.STOECK_MASK[ci]:
-            log.stoeck_plays.append(i)
-        if i & 3 == 3:
-            log.tricks.append((self.leader, self.winner, self.points))
-            self.to_play = self.winner
-            return True
-        self.to_play = (seat + 1) & 3
-        return False
+        legal_mask = T.legal_mask
+        suit_of = T.SUIT_OF
+        kq = T.STOECK_MASK[ci]
+        index_of = CARD_INDEX
+        hands = self.hands
+        expected = self.to_play
+        led, lower, best = self.led, self.lower, self.best
+        winner, leader, trick_points = self.winner, self.leader, self.points
+        i = len(cards)
+        try:
+            for play in plays:
+                try:
+                    seat, card = cast("tuple[object, Card]", play)  # else the fallback
+                    c = index_of[card]
+                except (TypeError, ValueError, KeyError):
+                    seat, c = _slow_play(i, play)
+                if seat != expected or type(seat) is not int:
+                    raise _turn_error(i, seat, expected)
+                hand = hands[seat]
+                bit = 1 << c
+                if not hand & bit:
+                    raise _not_in_hand(i, seat, c, self.masks, cards)
+                sc = suit_of[c]
+                if i & 3 == 0:
+                    leader = winner = seat
+                    led = sc
+                    lower = lower_trumps[c]  # 0 unless c is a trump
+                    best = strength[c]
+                    trick_points = points[c]
+                else:
+                    if not legal_mask(hand, led, lower, ci) & bit:
+                        raise _illegal(i, seat, c, hand, cards, self.contract)
+                    if sc == led or sc == trump:  # noqa: SIM109 (hot path, no tuple)
+                        st = strength[c]
+                        if st > best:
+                            best = st
+                            winner = seat
+                            if sc == trump:
+                                lower = lower_trumps[c]
+                    trick_points += points[c]
+                hands[seat] = hand ^ bit
+                seats.append(seat)
+                cards.append(c)
+                if bit & kq:
+                    stoeck_plays.append(i)
+                if i & 3 == 3:
+                    tricks.append((leader, winner, trick_points))
+                    expected = winner
+                else:
+                    expected = (seat + 1) & 3
+                i += 1
+        finally:
+            # stored once: after a bad play the state is that of the plays before it
+            self.to_play = expected
+            self.led, self.lower, self.best = led, lower, best
+            self.winner, self.leader, self.points = winner, leader, trick_points
 
 
 def run_plays(
@@ -163,15 +192,7 @@ def run_plays(
         raise RulesError(f"plays must be a list of (seat, card) pairs, got {type(plays).__name__}")
     _check_count(len(plays), complete)
     state = PlayState(masks, contract)
-    index_of = CARD_INDEX
-    step = state.play
-    for i, play in enumerate(plays):
-        try:
-            seat, card = play
-            c = index_of[card]
-        except (TypeError, ValueError, KeyError):
-            seat, c = _slow_play(i, play)
-        step(seat, c)
+    state.extend(plays)
     return state.log
 
 

@@ -300,8 +300,8 @@ def match_of(tricks: Sequence[tuple[int, int, int]]) -> Team | None:
     per trick; None before the ninth trick or when both teams took one."""
     if len(tricks) != ROUND_TRICKS:
         return None
-    team = tricks[0][1] & 1
-    return team if all(w & 1 == team for _l, w, _p in tricks) else None
+    teams = {winner & 1 for _leader, winner, _points in tricks}
+    return teams.pop() if len(teams) == 1 else None
 
 
 def trick_result(log: PlayLog, t: int, match: Team | None, factor: int) -> TrickResult:
@@ -330,19 +330,27 @@ def score_of_log(
     card points and R4.4's bonuses per team, three blocks per team after the factor
     (R7.1, R4.5). Shared by :func:`score_round` and :meth:`Round.score`."""
     factor = rules.factor(contract)
-    match = match_of(log.tricks)
+    tricks = log.tricks
+    match = match_of(tricks)
     trick_points = [0, 0]
-    for t, (_leader, winner, points) in enumerate(log.tricks):
-        trick_points[winner & 1] += points + sum(trick_bonus(t, match))
-    blocks = tuple(
+    for _leader, winner, points in tricks:
+        trick_points[winner & 1] += points
+    last = len(tricks) - 1
+    bonus, match_bonus = trick_bonus(last, match)
+    trick_points[tricks[last][1] & 1] += bonus + match_bonus
+    blocks = (
         {
-            "weis": weis.scored if weis.team == team else 0,
-            "stoeck": stoeck.points if stoeck.team == team else 0,
-            "tricks": trick_points[team] * factor,
-        }
-        for team in (0, 1)
+            "weis": weis.scored if weis.team == 0 else 0,
+            "stoeck": stoeck.points if stoeck.team == 0 else 0,
+            "tricks": trick_points[0] * factor,
+        },
+        {
+            "weis": weis.scored if weis.team == 1 else 0,
+            "stoeck": stoeck.points if stoeck.team == 1 else 0,
+            "tricks": trick_points[1] * factor,
+        },
     )
-    return RoundScore((blocks[0], blocks[1]), match, weis, stoeck, factor, contract, rules, log)
+    return RoundScore(blocks, match, weis, stoeck, factor, contract, rules, log)
 
 
 def score_round(
