@@ -395,7 +395,7 @@ def test_events_are_frozen():
         event.seat = 2  # type: ignore[misc]
 
 
-def test_round_plays_is_36():
+def test_r2_2_a_round_has_36_plays_one_per_card():
     assert ROUND_PLAYS == 36 == len(DECK)
 
 
