@@ -22,7 +22,6 @@ from ._coerce import cards_of, coerce_card, coerce_contract, hands_masks
 from ._play import ROUND_PLAYS, PlayState
 from .aliases import CardLike, ContractLike, HandsLike, Seat
 from .cards import DECK, Card, parse_cards
-from .contracts import Contract
 from .errors import IllegalPlayError, RulesError
 from .tricks import verdict
 
@@ -111,42 +110,43 @@ def play_round(
     for i in range(plays):
         seat = state.to_play
         legal = cards_of(state.legal_mask())
-        hand = cards_of(state.hands[seat])
-        trick = tuple(DECK[x] for x in state.log.cards[i - i % 4 : i])
         if i < len(prefix):
-            card = _prefix_card(i, prefix[i], seat, legal, hand, trick, c)
+            card = _prefix_card(i, prefix[i], seat, legal, state)
         else:
             card = choose(legal)
             if card not in legal:
+                hand, trick = _hand_and_trick(state)
                 why = verdict(card, hand, trick, c) if card in hand else None
                 raise IllegalPlayError(
                     f"choose() returned {card}, not one of the legal cards",
                     rule=None if why is None else why.rule,
                 )
-        state.play(seat, card.index)
+        state.extend(((seat, card),))
         log.append((seat, card))
     return log
 
 
+def _hand_and_trick(state: PlayState) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The hand of the player to move and the cards of the trick in play."""
+    cards = state.log.cards
+    n = len(cards)
+    return cards_of(state.hands[state.to_play]), tuple(DECK[x] for x in cards[n - n % 4 :])
+
+
 def _prefix_card(
-    i: int,
-    play: tuple[Seat, CardLike],
-    seat: Seat,
-    legal: tuple[Card, ...],
-    hand: tuple[Card, ...],
-    trick: tuple[Card, ...],
-    contract: Contract,
+    i: int, play: tuple[Seat, CardLike], seat: Seat, legal: tuple[Card, ...], state: PlayState
 ) -> Card:
     """Play ``i`` of a prefix, checked: the seat to play (R2.3, R3.6, R2.1) and a legal card."""
     given_seat, given = play
     card = coerce_card(given, f"prefix play {i}")
     if given_seat == seat and card in legal:
         return card
+    hand, trick = _hand_and_trick(state)
     rule: str | None
     if given_seat != seat:
         rule = "R2.3" if i == 0 else "R3.6" if not trick else "R2.1"
     else:
-        rule = verdict(card, hand, trick, contract).rule if card in hand else None
+        rule = verdict(card, hand, trick, state.contract).rule if card in hand else None
     raise IllegalPlayError(
         f"prefix play {i}: seat {given_seat} plays {card}, but seat {seat} is to play "
         f"one of {' '.join(x.code for x in legal)}" + (f" ({rule})" if rule else ""),
