@@ -36,7 +36,7 @@ from rules_core import (
     score_round,
     trick_winner,
 )
-from rules_core.deals import deal_cards, parse_hands
+from rules_core.deals import deal_cards, parse_hands, play_round
 from teaching.generators.announce import GATHERED, deadline_of
 from tests.rules_core.scenes import SUITS
 
@@ -546,3 +546,15 @@ def test_round_equals_the_stateless_functions_on_random_rounds():
     cases += [f"call.{v}" for v in ("too_late", "other_seat", "no_stoeck")]
     cases += [f"stoeck.{reason.value}" for reason in StoeckReason if reason.status != "pending"]
     assert {case: seen[case] for case in cases if not seen[case]} == {}
+
+
+def test_r2_1_play_round_on_the_same_trick_play_refuses_a_prefix_out_of_turn():
+    with pytest.raises(IllegalPlayError) as err:
+        play_round(SUITS, "H", prefix=[(0, "D6"), (2, "S6")])
+    assert err.value.rule == "R2.1" and "seat 1 is to play one of" in str(err.value)
+    with pytest.raises(IllegalPlayError) as err:
+        play_round(LAST_CARD_STOECK, "H", prefix=[(0, "DA"), (1, "C6")])
+    assert err.value.rule == "R3.1"
+    log = play_round(SUITS, "H", prefix=[(0, "D6"), (1, "HK")])
+    r = Round(SUITS, "H")
+    assert [r.play(card).seat for _seat, card in log] == [seat for seat, _card in log]
