@@ -29,9 +29,7 @@ ALLOWED: dict[str, str] = {
     "rules_core/deals.py:play_round": "round (rules_core)",
     "rules_core/stoeck.py:stoeck_of_log": "round (rules_core)",
     "rules_core/_play.py:run_plays": "round (rules_core)",
-    # Not in the issue's list; teaching/generators is gen23's.
-    "teaching/generators/announce.py:_build_writes": "gen23",
-    "teaching/generators/announce.py:solve_claims": "gen23",
+    # Not in the issue's list.
     "teaching/table/model.py:_check_scenario": "table23",
     "teaching/table/moves.py:jasstafel_of": "table23",
     "tutor/table/presenters.py:present": "table23",
