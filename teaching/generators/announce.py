@@ -70,8 +70,6 @@ GATHERED = 4
 DEADLINES = ("in_time", "next_card_played", "trick_gathered")
 """Whether an announcement counts (R5.4): in time, or too late for one of two reasons."""
 
-WRITES_CASES = ("all_announce", "silent_partner", "smaller_claim", "late_claim")
-
 CASES = (
     "in_time",
     "all_announce",
@@ -196,75 +194,106 @@ def _meld_dict(meld: Meld | None) -> JSONObject | None:
     return None if meld is None else meld.to_dict()
 
 
-def solve_claims(inputs: Inputs, rules: RuleSet) -> tuple[ClaimsResult, list[JSONObject]]:
-    """The result of a ``writes`` question and its explanation (see the module)."""
-    hands = [parse_cards(" ".join(h)) for h in inputs["hands"]]
-    contract = Contract.parse(inputs["contract"])
-    said: dict[int, tuple[int, int, str]] = {}
-    for seat, said_value, said_after in _announcements(inputs):
-        said[seat] = (said_value, said_after, deadline_of(seat, said_after))
-    claims: list[int | None] = [
+_Said: TypeAlias = dict[int, tuple[int, int, str]]
+"""Per announcing seat: the value said, the play it followed, and its deadline verdict."""
+
+
+def _said_by_seat(inputs: Inputs) -> _Said:
+    """Every announcement with whether it came in time (R5.4): the explanation shows the
+    late ones too, so the learner sees why they claim nothing."""
+    return {
+        seat: (value, after, deadline_of(seat, after))
+        for seat, value, after in _announcements(inputs)
+    }
+
+
+def _claims_in_time(said: _Said) -> list[int | None]:
+    """The claims the engine compares: only an announcement in time is one (R5.4)."""
+    return [
         said[seat][0] if seat in said and said[seat][2] == "in_time" else None for seat in range(4)
     ]
-    result = resolve_claims(hands, contract, claims, rules)
-    trace: list[JSONObject] = []
-    for seat in range(4):
-        value, after, deadline = said.get(seat) or (None, None, None)
-        trace.append(
-            {
-                # a silent player with melds is R5.4b's case; everybody else is R5.4's
-                "rule": "R5.4b" if value is None and result.melds[seat] else "R5.4",
-                "key": "announce.seat",
-                "values": {
-                    "seat": seat,
-                    "team": seat % 2,
-                    "said": value,
-                    "after": after,
-                    "deadline": deadline,
-                    "claim": _meld_dict(result.claims[seat]),
-                    "melds": [m.to_dict() for m in result.melds[seat]],
-                },
-                "decided": False,
-            }
-        )
-    for team, best in enumerate(result.team_best):
-        trace.append(
-            {
-                "rule": "R5.4a",
-                "key": "announce.team_best",
-                "values": {
-                    "team": team,
-                    "seat": None if best is None else best[0],
-                    "meld": None if best is None else best[1].to_dict(),
-                },
-                "decided": False,
-            }
-        )
+
+
+def _seat_entry(seat: int, said: _Said, result: ClaimsResult) -> JSONObject:
+    """What one player said, when, and what it claims from the melds in the hand."""
+    value, after, deadline = said.get(seat) or (None, None, None)
+    return {
+        # a silent player with melds is R5.4b's case; everybody else is R5.4's
+        "rule": "R5.4b" if value is None and result.melds[seat] else "R5.4",
+        "key": "announce.seat",
+        "values": {
+            "seat": seat,
+            "team": seat % 2,
+            "said": value,
+            "after": after,
+            "deadline": deadline,
+            "claim": _meld_dict(result.claims[seat]),
+            "melds": [m.to_dict() for m in result.melds[seat]],
+        },
+        "decided": False,
+    }
+
+
+def _team_best_entry(team: int, best: tuple[int, Meld] | None) -> JSONObject:
+    """A team's best claim (R5.4a): the one it enters into the comparison."""
+    return {
+        "rule": "R5.4a",
+        "key": "announce.team_best",
+        "values": {
+            "team": team,
+            "seat": None if best is None else best[0],
+            "meld": None if best is None else best[1].to_dict(),
+        },
+        "decided": False,
+    }
+
+
+def _decision_entries(result: ClaimsResult) -> list[JSONObject]:
+    """How the writing team was found: the engine's ladder when both teams claimed,
+    otherwise the one team that claimed (or nobody) writes without a comparison (R5.6)."""
     if result.comparison is not None:
-        trace.extend(trace_dicts(result.comparison.trace))
-    else:
-        key = "announce.no_claims" if result.team is None else "announce.only_team"
-        trace.append({"rule": "R5.6", "key": key, "values": {"team": result.team}, "decided": True})
-    silent = (
-        []
-        if result.team is None
-        else [s for s in (result.team, result.team + 2) if claims[s] is None and result.melds[s]]
-    )
-    trace.append(
-        {
-            "rule": "R5.6",
-            "key": "announce.writes",
-            "values": {
-                "team": result.team,
-                "points": result.points,
-                "factor": result.factor,
-                "scored": result.scored,
-                "melds": [{"seat": s, **m.to_dict()} for s, m in result.written],
-                "silent": silent,
-            },
-            "decided": True,
-        }
-    )
+        return trace_dicts(result.comparison.trace)
+    key = "announce.no_claims" if result.team is None else "announce.only_team"
+    return [{"rule": "R5.6", "key": key, "values": {"team": result.team}, "decided": True}]
+
+
+def _silent_writers(result: ClaimsResult, claims: Sequence[int | None]) -> list[int]:
+    """The writing team's players who hold melds but claimed nothing: they write none of
+    them (R5.4b), which the explanation names because it is the tempting slip."""
+    if result.team is None:
+        return []
+    return [s for s in (result.team, result.team + 2) if claims[s] is None and result.melds[s]]
+
+
+def _writes_entry(result: ClaimsResult, silent: list[int]) -> JSONObject:
+    """The decision: who writes which melds, and the points with the factor (R5.6)."""
+    return {
+        "rule": "R5.6",
+        "key": "announce.writes",
+        "values": {
+            "team": result.team,
+            "points": result.points,
+            "factor": result.factor,
+            "scored": result.scored,
+            "melds": [{"seat": s, **m.to_dict()} for s, m in result.written],
+            "silent": silent,
+        },
+        "decided": True,
+    }
+
+
+def solve_claims(inputs: Inputs, rules: RuleSet) -> tuple[ClaimsResult, list[JSONObject]]:
+    """The result of a ``writes`` question and its explanation (see the module): each
+    player's announcement, each team's best claim, the comparison, and who writes."""
+    hands = [parse_cards(" ".join(h)) for h in inputs["hands"]]
+    contract = Contract.parse(inputs["contract"])
+    said = _said_by_seat(inputs)
+    claims = _claims_in_time(said)
+    result = resolve_claims(hands, contract, claims, rules)
+    trace = [_seat_entry(seat, said, result) for seat in range(4)]
+    trace += [_team_best_entry(team, best) for team, best in enumerate(result.team_best)]
+    trace += _decision_entries(result)
+    trace.append(_writes_entry(result, _silent_writers(result, claims)))
     return result, trace
 
 
@@ -386,62 +415,120 @@ def _planned_hands(rng: random.Random, rules: RuleSet) -> tuple[list[list[Card]]
     return plan.deal(rng), seats
 
 
-def _build_writes(rng: random.Random, wanted: str, rules: RuleSet) -> Draft[TeamPointsValue]:
-    contract = rng.choice(ALL_CONTRACTS)
-    hands, (x, y, z, w) = _planned_hands(rng, rules)
-    melds = [find_melds(h, rules) for h in hands]
-    best = {s: max(m.points for m in melds[s]) for s in range(4)}
-    said: list[Announcement] = [(z, best[z], z)]
-    x_counts = wanted in ("all_announce", "silent_partner")
-    if x_counts:
-        said.append((x, best[x], x))
-    elif wanted == "smaller_claim":
-        said.append((x, 20, x))
-    else:
-        said.append((x, best[x], _late_after(rng, x)))
+_X_WRITES = ("all_announce", "silent_partner")
+"""The ``writes`` cases in which x announces the big meld in time, so x's team writes;
+in the other two x's claim loses to z's (too small or too late)."""
+
+
+def _x_announcement(rng: random.Random, wanted: str, x: int, big: int) -> Announcement:
+    """What x says, which is what the case turns on: the big meld in time; twenty in
+    time, a claim that loses to z's although x holds more (R5.4a); or the big meld
+    after the deadline (R5.4)."""
+    if wanted in _X_WRITES:
+        return (x, big, x)
+    if wanted == "smaller_claim":
+        return (x, 20, x)
+    return (x, big, _late_after(rng, x))
+
+
+@dataclass(frozen=True)
+class _Spoken:
+    """The announcements of a ``writes`` question and the two that vary within a case:
+    whether x's partner y and z's partner w announced (each decides whether their team,
+    if it writes, writes the partner's meld too, R5.4b)."""
+
+    said: list[Announcement]
+    y_announces: bool
+    w_announces: bool
+
+
+def _writes_announcements(
+    rng: random.Random, wanted: str, seats: Sequence[int], best: dict[int, int]
+) -> _Spoken:
+    """z always announces its best meld in time; x as the case says; y announces in
+    ``all_announce``, never in ``silent_partner`` and by chance otherwise (it writes
+    nothing then anyway); w by chance. Everyone says their best value."""
+    x, y, z, w = seats
+    said: list[Announcement] = [(z, best[z], z), _x_announcement(rng, wanted, x, best[x])]
     y_announces = wanted == "all_announce" or (wanted != "silent_partner" and rng.random() < 0.5)
     if y_announces:
         said.append((y, best[y], y))
     w_announces = rng.random() < 0.5
     if w_announces:
         said.append((w, best[w], w))
-    inputs = {
-        "sub": "writes",
-        "hands": [codes(h) for h in hands],
-        "contract": contract,
-        "plays": _first_trick(rng, hands, contract),
-        "announcements": _ordered(said),
+    return _Spoken(said, y_announces, w_announces)
+
+
+def _writes_values(
+    melds: Sequence[Sequence[Meld]], seats: Sequence[int], factor: int
+) -> dict[str, TeamPointsValue]:
+    """The four choices every ``writes`` question offers, by who is written: x alone or
+    with y for x's team, z alone or with w for the other team (melds times the factor)."""
+    x, y, z, w = seats
+
+    def written(*who: int) -> int:
+        return sum(m.points for s in who for m in melds[s]) * factor
+
+    return {
+        "x": {"team": x % 2, "points": written(x)},
+        "xy": {"team": x % 2, "points": written(x, y)},
+        "z": {"team": z % 2, "points": written(z)},
+        "zw": {"team": z % 2, "points": written(z, w)},
     }
-    result, trace = solve_claims(inputs, rules)
-    f = result.factor
-    team_x, team_z = x % 2, z % 2
-    x_only = sum(m.points for m in melds[x]) * f
-    values: dict[str, TeamPointsValue] = {
-        "x": {"team": team_x, "points": x_only},
-        "xy": {"team": team_x, "points": x_only + sum(m.points for m in melds[y]) * f},
-        "z": {"team": team_z, "points": sum(m.points for m in melds[z]) * f},
-        "zw": {
-            "team": team_z,
-            "points": (sum(m.points for m in melds[z]) + sum(m.points for m in melds[w])) * f,
-        },
-    }
-    if x_counts:
-        right = "xy" if y_announces else "x"
+
+
+def _right_and_mistakes(wanted: str, spoken: _Spoken) -> tuple[str, dict[str, str]]:
+    """Which of the four choices is right, and the mistake behind each: when x's team
+    writes, the other team's values mean z's claim was thought to win; when it does
+    not, x's values mean the small or late claim was counted as x's big meld."""
+    if wanted in _X_WRITES:
         tags = {
             "x": "announcing_partner_left_out",
             "xy": "silent_partner_counted",
             "z": "other_team_claim_wins",
             "zw": "other_team_claim_wins",
         }
-    else:
-        right = "zw" if w_announces else "z"
-        slip = "held_meld_compared" if wanted == "smaller_claim" else "late_announcement_counted"
-        tags = {
-            "x": slip,
-            "xy": slip,
-            "z": "announcing_partner_left_out",
-            "zw": "silent_partner_counted",
-        }
+        return ("xy" if spoken.y_announces else "x"), tags
+    slip = "held_meld_compared" if wanted == "smaller_claim" else "late_announcement_counted"
+    tags = {
+        "x": slip,
+        "xy": slip,
+        "z": "announcing_partner_left_out",
+        "zw": "silent_partner_counted",
+    }
+    return ("zw" if spoken.w_announces else "z"), tags
+
+
+def _writes_rules_tested(wanted: str, silent: bool, factor: int) -> list[str]:
+    """R5.4a only where a smaller value was said, R5.4b only where the writing team has a
+    silent player with melds, R4.5 only where a factor multiplies the Weis."""
+    rules_tested = ["R5.4"]
+    if wanted == "smaller_claim":
+        rules_tested.append("R5.4a")
+    if silent:
+        rules_tested.append("R5.4b")
+    rules_tested += ["R5.5", "R5.6"]
+    if factor > 1:
+        rules_tested.append("R4.5")
+    return rules_tested
+
+
+def _build_writes(rng: random.Random, wanted: str, rules: RuleSet) -> Draft[TeamPointsValue]:
+    contract = rng.choice(ALL_CONTRACTS)
+    hands, seats = _planned_hands(rng, rules)
+    melds = [find_melds(h, rules) for h in hands]
+    best = {s: max(m.points for m in melds[s]) for s in range(4)}
+    spoken = _writes_announcements(rng, wanted, seats, best)
+    inputs = {
+        "sub": "writes",
+        "hands": [codes(h) for h in hands],
+        "contract": contract,
+        "plays": _first_trick(rng, hands, contract),
+        "announcements": _ordered(spoken.said),
+    }
+    result, trace = solve_claims(inputs, rules)
+    values = _writes_values(melds, seats, result.factor)
+    right, tags = _right_and_mistakes(wanted, spoken)
     answer: TeamPointsValue = {"team": result.team, "points": result.scored}
     if values[right] != answer:
         raise Retry("the plan did not come out as meant")
@@ -449,26 +536,20 @@ def _build_writes(rng: random.Random, wanted: str, rules: RuleSet) -> Draft[Team
         (value, tags[name]) for name, value in values.items() if name != right
     ]
     rng.shuffle(distractors)
-    rules_tested = ["R5.4"]
-    if wanted == "smaller_claim":
-        rules_tested.append("R5.4a")
-    if trace[-1]["values"]["silent"]:  # the writing team's silent player writes nothing
-        rules_tested.append("R5.4b")
-    rules_tested += ["R5.5", "R5.6"]
-    if f > 1:
-        rules_tested.append("R4.5")
+    # the last entry is the decision; its silent players write nothing (R5.4b)
+    silent = bool(trace[-1]["values"]["silent"])
     return Draft(
         inputs=inputs,
         prompt={
             "sub": "writes",
             "preset": rules.preset_name(),
-            "factor": f,
+            "factor": result.factor,
             "melds": [[codes(m.cards) for m in seat_melds] for seat_melds in melds],
         },
         answer=answer,
         distractors=distractors,
         explanation=trace,
-        rules_tested=rules_tested,
+        rules_tested=_writes_rules_tested(wanted, silent, result.factor),
     )
 
 
