@@ -316,14 +316,24 @@ def play(scenario: Scenario, learner: Learner) -> dict[str, Any]:
     return {"moves": moves, "refused": refused}
 
 
+def view_points(moves: list[Any]) -> list[int]:
+    """Log lengths at which the learner's view is stored besides the end: a third and
+    two thirds into the round, while cards are still hidden (the view must not show
+    them, judgements included)."""
+    n = len(moves)
+    return sorted({n // 3, (2 * n) // 3} - {n})
+
+
 def outcome(scenario: Scenario, moves: list[Any]) -> dict[str, Any]:
-    """What the referee returns for a log: judgements, phase, score, view."""
+    """What the referee returns for a log: judgements, phase, score, view (at the
+    end and at :func:`view_points`)."""
     table = referee(scenario, moves)
     return {
         "judgements": [j.to_dict() for j in table.judgements],
         "phase": table.phase,
         "score": score(table).to_dict() if table.phase == "done" else None,
         "view": learner_view(table),
+        "views": {str(k): learner_view(referee(scenario, moves[:k])) for k in view_points(moves)},
     }
 
 

@@ -67,6 +67,8 @@ def test_a_stored_round_is_judged_as_when_it_was_played(case: dict[str, Any]) ->
             assert mine == stored, f"judgement {n} (move {stored['move']}, {stored['key']})"
         assert len(got) == len(case["judgements"])
         assert _json(learner_view(table)) == case["view"]
+        for k, view in case["views"].items():
+            assert _json(learner_view(referee(scenario, case["moves"][: int(k)]))) == view, k
     if case["phase"] == "done":
         assert _json(score(table).to_dict()) == case["score"]
     if case["learner"] == "reference":
