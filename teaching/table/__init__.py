@@ -8,6 +8,22 @@ hand, trick, announcement, call and one :class:`Judgement` per learner decision.
 Anyone can store ``scenario.to_dict()`` and the moves, and replay and re-judge them
 later, without the site.
 
+Typed end to end (issue 23): each JSON move is parsed once into a frozen move
+(:class:`PlayMove`, :class:`StoeckMove`, :class:`AnnounceMove`, :class:`WritesMove`,
+:class:`JasstafelMove`; :func:`parse_move`, ``to_dict()`` gives the same JSON back);
+a judgement's ``given``, ``expected`` and ``verdict`` are small frozen values, one
+type per kind (:mod:`teaching.table.judgements`), and :func:`learner_view` returns a
+frozen :class:`LearnerView`. Their ``to_dict()`` is the JSON described below, which
+is what it was when they were dicts (``tests/teaching/test_table_corpus.py`` replays
+rounds stored before the change). Attributes count from 0 (seats, teams, tricks);
+only the JSON of what the learner types (``writes``, ``jasstafel``, and the
+``given``/``expected`` that repeat it) counts teams and tricks from 1.
+
+The modules, each importing only those below it (an import-linter contract):
+``build`` (scenarios), ``view`` (the learner's view), ``replay`` (the referee),
+``scoring``, ``result`` (:class:`Table`, :class:`TableScore`), ``judgements``,
+``moves``, ``bots``, ``model`` (vocabularies, :class:`Scenario`, the table's parts).
+
 API
 ===
 - ``build_scenario(focus, seed, rules=None) -> Scenario``: deterministic from
@@ -17,9 +33,9 @@ API
   Cached (the scenario is frozen; do not mutate its ``aim`` dict).
 - ``referee(scenario, moves) -> Table``: pure and deterministic (equal inputs give
   equal tables; no clock, no randomness). Raises ``TableError`` for a bad log.
-- ``learner_view(table)`` = ``table.view()``: only what the learner may know now.
+- ``learner_view(table) -> LearnerView``: only what the learner may know now.
 - ``score(table) -> TableScore``: the written score once the nine tricks are played.
-- ``reference_move(table) -> dict``: the next move of the reference learner (never
+- ``reference_move(table) -> dict``: the next move of the reference learner as JSON (never
   judged wrong, see below); for tests, benchmarks and "show me" buttons.
 - ``announce_strict(rules) -> bool``: True for the ``w-en`` preset (see announcements).
 - Constants: ``FOCUSES``, ``KINDS``, ``SKILLS``, ``OUTCOMES``, ``PHASES``,
@@ -337,13 +353,15 @@ Vorhand leads the 6 of acorns and announces twenty; the learner tries a bell fir
 >>> table = referee(scenario, [{"play": "D6"}, {"play": "CJ", "announce": 50}])
 >>> [(j.kind, j.outcome, j.key) for j in table.judgements[1:]]
 [('play', 'right', 'play.follows_suit'), ('announce', 'right', 'announce.best')]
->>> table.phase, table.tricks[0].winner, table.tricks[0].card_points, table.shown["team"]
+>>> table.phase, table.tricks[0].winner, table.tricks[0].card_points, table.shown.team
 ('writes', 3, 12, 1)
 >>> table = referee(scenario, [{"play": "D6"}, {"play": "CJ", "announce": 50},
 ...                            {"writes": {"team": 2, "points": 70}}])
 >>> j = table.judgements[-1]
 >>> j.outcome, j.key, j.expected
-('wrong', 'writes.wrong_points', {'team': 2, 'points': 50})
+('wrong', 'writes.wrong_points', WritesAnswer(team=1, points=50))
+>>> j.to_dict()["expected"]  # the JSON counts teams from 1, as the learner types them
+{'team': 2, 'points': 50}
 >>> referee(scenario, [{"play": "HA"}])
 Traceback (most recent call last):
   ...
@@ -363,6 +381,27 @@ A whole round by the reference learner, aimed at Stöck:
 """
 
 from .build import build_scenario
+from .judgements import (
+    AnnounceAnswer,
+    AnnounceVerdict,
+    BlockAnswer,
+    CallRef,
+    CardGiven,
+    HiddenStoeckVerdict,
+    IfBest,
+    Judgement,
+    LateAnnounceVerdict,
+    LegalExpected,
+    PlayVerdict,
+    StoeckAnswer,
+    StoeckBlockVerdict,
+    StoeckVerdict,
+    TargetVerdict,
+    TricksBlockVerdict,
+    WeisBlockVerdict,
+    WeisSummary,
+    WritesVerdict,
+)
 from .model import (
     ANNOUNCE_VALUES,
     BLOCKS,
@@ -374,16 +413,38 @@ from .model import (
     REFUSALS,
     SKILLS,
     Announcement,
+    Block,
     Call,
-    Judgement,
+    Exchange,
+    Focus,
+    Kind,
+    MeldWords,
+    Outcome,
+    Phase,
+    Reminder,
     Scenario,
-    Table,
+    Shown,
+    Skill,
     TableError,
-    TableScore,
+    TalkLine,
     Trick,
 )
+from .moves import (
+    AnnounceMove,
+    BlockPoints,
+    JasstafelAnswer,
+    JasstafelMove,
+    Move,
+    PlayMove,
+    StoeckMove,
+    TargetAnswer,
+    WritesAnswer,
+    WritesMove,
+    parse_move,
+)
 from .replay import announce_strict, referee, reference_move, score
-from .view import learner_view
+from .result import Table, TableScore
+from .view import AnnouncementView, CallView, LearnerView, TrickView, learner_view
 
 __all__ = [
     "ANNOUNCE_VALUES",
@@ -395,17 +456,61 @@ __all__ = [
     "PHASES",
     "REFUSALS",
     "SKILLS",
+    "AnnounceAnswer",
+    "AnnounceMove",
+    "AnnounceVerdict",
     "Announcement",
+    "AnnouncementView",
+    "Block",
+    "BlockAnswer",
+    "BlockPoints",
     "Call",
+    "CallRef",
+    "CallView",
+    "CardGiven",
+    "Exchange",
+    "Focus",
+    "HiddenStoeckVerdict",
+    "IfBest",
+    "JasstafelAnswer",
+    "JasstafelMove",
     "Judgement",
+    "Kind",
+    "LateAnnounceVerdict",
+    "LearnerView",
+    "LegalExpected",
+    "MeldWords",
+    "Move",
+    "Outcome",
+    "Phase",
+    "PlayMove",
+    "PlayVerdict",
+    "Reminder",
     "Scenario",
+    "Shown",
+    "Skill",
+    "StoeckAnswer",
+    "StoeckBlockVerdict",
+    "StoeckMove",
+    "StoeckVerdict",
     "Table",
     "TableError",
     "TableScore",
+    "TalkLine",
+    "TargetAnswer",
+    "TargetVerdict",
     "Trick",
+    "TrickView",
+    "TricksBlockVerdict",
+    "WeisBlockVerdict",
+    "WeisSummary",
+    "WritesAnswer",
+    "WritesMove",
+    "WritesVerdict",
     "announce_strict",
     "build_scenario",
     "learner_view",
+    "parse_move",
     "reference_move",
     "referee",
     "score",

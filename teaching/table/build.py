@@ -24,8 +24,8 @@ from rules_core.tables import STOECK_POINTS
 
 from ..scenarios import target_events
 from .model import FOCUSES, Scenario, TableError, coerce_rules, sort_codes
-from .replay import _State, state_reference_move
-from .scoring import score_state
+from .replay import RoundState
+from .result import TableScore
 
 __all__ = ["MAX_ATTEMPTS", "build_scenario", "play_out"]
 
@@ -183,18 +183,18 @@ def _kreuzweis(rng: random.Random, focus: str, seed: int, rules: RuleSet) -> Sce
     return _scenario(focus, seed, rules, contract, hands, seat, before, aim=aim)
 
 
-def play_out(scenario: Scenario) -> _State:
-    """The round played to the Jasstafel by the reference learner (internal)."""
-    state = _State(scenario)
+def play_out(scenario: Scenario) -> RoundState:
+    """The round played to the Jasstafel by the reference learner."""
+    state = RoundState(scenario)
     i = 0
     while state.phase != "jasstafel":
-        state.apply(i, state_reference_move(state))
+        state.apply_move(i, state.reference_move())
         i += 1
     return state
 
 
 def _place(
-    rng: random.Random, result: Any, block: str, rules: RuleSet
+    rng: random.Random, result: TableScore, block: str, rules: RuleSet
 ) -> tuple[tuple[int, int], dict[str, Any]] | None:
     """Totals before the round so that a team crosses the target in ``block``; the
     other team crosses later in the round where it can (for ``tricks``: always,
@@ -245,7 +245,7 @@ def _target(block: str) -> Builder:
             contract = rng.choice(CONTRACTS)
             hands = _fill(rng, {})
         draft = _scenario(focus, seed, rules, contract, hands, seat, (0, 0))
-        result = score_state(play_out(draft))
+        result = play_out(draft).score()
         placed = _place(rng, result, block, rules)
         if placed is None:
             return None

@@ -1,4 +1,5 @@
-"""The table trainer's data: scenario, tricks, announcements, calls, judgements, table.
+"""The table trainer's data: its vocabularies, the scenario, tricks, announcements,
+calls, the exchange at equal values, the reminder and the shown melds.
 
 Every class here is a frozen dataclass whose ``to_dict()`` is plain JSON data; the
 formats are documented in :mod:`teaching.table`.
@@ -9,19 +10,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeAlias, get_args
 
-from rules_core import (
-    DECK,
-    Contract,
-    RoundScore,
-    RulesError,
-    RuleSet,
-    StoeckResult,
-    TargetResult,
-    TrickResult,
-    WeisResult,
-)
+from rules_core import DECK, Contract, Meld, RulesError, RuleSet
 from rules_core.tables import FOUR_OF_A_KIND_POINTS, SEQUENCE_POINTS
 
 __all__ = [
@@ -33,42 +24,50 @@ __all__ = [
     "PHASES",
     "SKILLS",
     "Announcement",
+    "Block",
     "Call",
-    "Judgement",
+    "Exchange",
+    "Focus",
+    "Kind",
+    "MeldWords",
+    "Outcome",
+    "Phase",
+    "Reminder",
     "Scenario",
-    "Table",
+    "Shown",
+    "Skill",
     "TableError",
-    "TableScore",
+    "TalkLine",
     "Trick",
     "coerce_rules",
 ]
 
-FOCUSES = (
-    "stoeck",
-    "weis",
-    "kreuzweis",
-    "undenufe",
-    "target_weis",
-    "target_stoeck",
-    "target_tricks",
-)
+Focus: TypeAlias = Literal[
+    "stoeck", "weis", "kreuzweis", "undenufe", "target_weis", "target_stoeck", "target_tricks"
+]
+FOCUSES: tuple[Focus, ...] = get_args(Focus)
 """The skills a scenario aims at (see :func:`teaching.table.build_scenario`)."""
 
-SKILLS = ("trick", "weis_value", "who_writes", "stoeck", "target")
+Skill: TypeAlias = Literal["trick", "weis_value", "who_writes", "stoeck", "target"]
+SKILLS: tuple[Skill, ...] = get_args(Skill)
 """The skills a judgement feeds (the quiz kinds' names)."""
 
-KINDS = ("play", "announce", "stoeck", "writes", "jasstafel_block", "target")
+Kind: TypeAlias = Literal["play", "announce", "stoeck", "writes", "jasstafel_block", "target"]
+KINDS: tuple[Kind, ...] = get_args(Kind)
 """The kinds of learner decision."""
 
-OUTCOMES = ("right", "wrong", "info")
-PHASES = ("play", "writes", "jasstafel", "done")
+Outcome: TypeAlias = Literal["right", "wrong", "info"]
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+Phase: TypeAlias = Literal["play", "writes", "jasstafel", "done"]
+PHASES: tuple[Phase, ...] = get_args(Phase)
 ANNOUNCE_VALUES: tuple[int, ...] = tuple(
     sorted(set(SEQUENCE_POINTS.values()) | set(FOUR_OF_A_KIND_POINTS.values()))
 )
 """The values a meld can have (R5.1, R5.2): the only values a learner may announce
 (20, 50, 100, 150, 200, 250, 300)."""
 
-BLOCKS = ("weis", "stoeck", "tricks")
+Block: TypeAlias = Literal["weis", "stoeck", "tricks"]
+BLOCKS: tuple[Block, ...] = get_args(Block)
 
 CODES = frozenset(c.code for c in DECK)
 _INDEX = {c.code: c.index for c in DECK}
@@ -394,7 +393,7 @@ class Announcement:
     play: int
     late: bool
     counts: bool
-    meld: dict[str, Any] | None
+    meld: Meld | None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -403,7 +402,7 @@ class Announcement:
             "play": self.play,
             "late": self.late,
             "counts": self.counts,
-            "meld": copy.deepcopy(self.meld),
+            "meld": None if self.meld is None else self.meld.to_dict(),
         }
 
 
@@ -433,168 +432,99 @@ class Call:
         }
 
 
-@dataclass(frozen=True)
-class Judgement:
-    """One learner decision, judged. See :mod:`teaching.table` for the keys."""
+@dataclass(frozen=True, kw_only=True)
+class MeldWords:
+    """What a player says of a meld in an exchange: ``kind``, ``cards`` (how many),
+    ``rank`` (the card the ladder compares, without suit), ``end`` ("top" or
+    "bottom" for a sequence, None for four of a kind) and ``trump`` (a trump
+    sequence)."""
 
-    move: int
     kind: str
-    outcome: str
-    rule: str
-    skill: str
-    key: str
-    at_play: int
-    given: Any
-    expected: Any
-    verdict: dict[str, Any]
-
-    @property
-    def right(self) -> bool:
-        return self.outcome == "right"
-
-    @property
-    def wrong(self) -> bool:
-        return self.outcome == "wrong"
+    cards: int
+    rank: str
+    end: Literal["top", "bottom"] | None
+    trump: bool
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "move": self.move,
             "kind": self.kind,
-            "outcome": self.outcome,
-            "rule": self.rule,
-            "skill": self.skill,
-            "key": self.key,
-            "at_play": self.at_play,
-            "given": copy.deepcopy(self.given),
-            "expected": copy.deepcopy(self.expected),
-            "verdict": copy.deepcopy(self.verdict),
+            "cards": self.cards,
+            "rank": self.rank,
+            "end": self.end,
+            "trump": self.trump,
         }
 
 
-@dataclass(frozen=True)
-class Table:
-    """Everything the referee knows after a move log (the whole truth: hidden cards
-    included; :meth:`view` is what the learner may see)."""
+@dataclass(frozen=True, kw_only=True)
+class TalkLine:
+    """One line of an exchange: ``say`` "too" (with ``value``), "meld" (with
+    ``meld``) or "good"."""
 
-    scenario: Scenario
-    moves: tuple[Any, ...]
-    hands: tuple[tuple[str, ...], ...]
-    held: tuple[tuple[str, ...], ...]
-    plays: tuple[tuple[int, str], ...]
-    tricks: tuple[Trick, ...]
-    announcements: tuple[Announcement, ...]
-    exchanges: tuple[dict[str, Any], ...]
-    calls: tuple[Call, ...]
-    reminder: dict[str, Any] | None
-    shown: dict[str, Any] | None
-    phase: str
-    legal: tuple[str, ...]
-    judgements: tuple[Judgement, ...]
-    jasstafel: dict[str, Any] | None
-
-    @property
-    def seat(self) -> int:
-        """The learner's seat (0-3)."""
-        return self.scenario.seat
-
-    @property
-    def contract(self) -> str:
-        return self.scenario.contract
-
-    @property
-    def hand(self) -> tuple[str, ...]:
-        """The cards the learner still holds."""
-        return self.held[self.scenario.seat]
-
-    @property
-    def counted(self) -> tuple[bool, bool, bool, bool]:
-        """Per seat: the player's claim takes part in the Weis comparison (announced
-        in time, a value the player holds)."""
-        return tuple(  # type: ignore[return-value]
-            any(a.counts for a in self.announcements if a.seat == s) for s in range(4)
-        )
-
-    @property
-    def claims(self) -> tuple[int | None, int | None, int | None, int | None]:
-        """Per seat the value announced with the first card, as
-        ``rules_core.resolve_weis(..., claims=...)`` takes it (R5.4a): None for silence
-        or a late announcement; a value the player holds no meld of stays (R5.7)."""
-        return tuple(  # type: ignore[return-value]
-            next((a.value for a in self.announcements if a.seat == s and not a.late), None)
-            for s in range(4)
-        )
-
-    def engine_calls(self) -> list[tuple[int, int, bool]]:
-        """The Stöck calls as the engine takes them: ``(seat, after_play, prompted)``
-        for every call with an ``after_play`` below the number of plays."""
-        n = len(self.plays)
-        return [
-            (c.seat, c.after_play, c.prompted)
-            for c in self.calls
-            if c.after_play is not None and c.after_play < n
-        ]
-
-    def view(self) -> dict[str, Any]:
-        """What the learner may know now (see :func:`teaching.table.learner_view`)."""
-        from .view import learner_view
-
-        return learner_view(self)
+    seat: int
+    say: Literal["too", "meld", "good"]
+    value: int | None = None
+    meld: MeldWords | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole table as plain JSON data (hidden cards included)."""
-        return {
-            "scenario": self.scenario.to_dict(),
-            "moves": copy.deepcopy(list(self.moves)),
-            "hands": [list(h) for h in self.hands],
-            "held": [list(h) for h in self.held],
-            "plays": [[s, c] for s, c in self.plays],
-            "tricks": [t.to_dict() for t in self.tricks],
-            "announcements": [a.to_dict() for a in self.announcements],
-            "exchanges": copy.deepcopy(list(self.exchanges)),
-            "calls": [c.to_dict() for c in self.calls],
-            "reminder": copy.deepcopy(self.reminder),
-            "shown": copy.deepcopy(self.shown),
-            "phase": self.phase,
-            "legal": list(self.legal),
-            "judgements": [j.to_dict() for j in self.judgements],
-            "jasstafel": copy.deepcopy(self.jasstafel),
-        }
+        out: dict[str, Any] = {"seat": self.seat, "say": self.say}
+        if self.say == "too":
+            out["value"] = self.value
+        if self.meld is not None:
+            out.update(self.meld.to_dict())
+        return out
 
 
-@dataclass(frozen=True)
-class TableScore:
-    """The written score of a played round, as the Jasstafel judgement uses it.
+@dataclass(frozen=True, kw_only=True)
+class Exchange:
+    """W-DE's exchange when a player announces the value of an opponent's best claim
+    (see :mod:`teaching.table`): ``play`` of the second announcement, ``seats``
+    (first, second), ``value``, ``lines``, ``winner`` (seat) and the deciding ladder
+    ``step``."""
 
-    ``round``: :func:`rules_core.score_round` on the plays and calls (its Weis is the
-    engine's everyone-announces-the-best model); ``weis``: :func:`rules_core.resolve_weis`
-    with the announced claims (``Table.claims``, R5.4a);
-    ``stoeck``: the round's :class:`StoeckResult`; ``blocks``: per team ``{"weis",
-    "stoeck", "tricks"}`` after the factor, with ``weis`` from ``weis``; ``totals``;
-    ``tricks``: the nine :class:`TrickResult`; ``match``: the team that took all nine
-    tricks or None; ``target``: :func:`rules_core.resolve_target_blocks` on
-    ``before``, ``blocks`` and the tricks in the order won (equal to
-    :func:`rules_core.resolve_target` whenever every melding player announced their
-    best meld)."""
-
-    round: RoundScore
-    weis: WeisResult
-    stoeck: StoeckResult
-    blocks: tuple[dict[str, int], dict[str, int]]
-    totals: tuple[int, int]
-    tricks: tuple[TrickResult, ...]
-    match: int | None
-    before: tuple[int, int]
-    target: TargetResult
+    play: int
+    seats: tuple[int, int]
+    value: int
+    lines: tuple[TalkLine, ...]
+    winner: int
+    step: str
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "blocks": [dict(b) for b in self.blocks],
-            "totals": list(self.totals),
-            "match": self.match,
-            "factor": self.round.factor,
-            "before": list(self.before),
-            "tricks": [t.to_dict() for t in self.tricks],
-            "weis": self.weis.to_dict(),
-            "stoeck": self.stoeck.to_dict(),
-            "target": self.target.to_dict(),
+            "play": self.play,
+            "seats": list(self.seats),
+            "value": self.value,
+            "lines": [line.to_dict() for line in self.lines],
+            "winner": self.winner,
+            "step": self.step,
         }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reminder:
+    """The partner's «Denk an die Stöck!»: ``seat`` (the partner), ``after_play`` (the
+    last card on the table) and ``move`` (the learner's move it came after, None
+    before the first)."""
+
+    seat: int
+    after_play: int
+    move: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "after_play": self.after_play, "move": self.move}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Shown:
+    """The melds the writing team shows at the second trick (R5.7): ``team`` (None:
+    nobody writes) and per seat the melds written (``WeisResult.written``)."""
+
+    team: int | None
+    melds: tuple[tuple[Meld, ...], ...]
+
+    @property
+    def cards(self) -> frozenset[str]:
+        """Every card code the shown melds hold (public from then on)."""
+        return frozenset(c.code for melds in self.melds for m in melds for c in m.cards)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"team": self.team, "melds": [[m.to_dict() for m in ms] for ms in self.melds]}

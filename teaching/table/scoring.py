@@ -2,43 +2,66 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
-from rules_core import resolve_target_blocks, score_round
+from rules_core import (
+    Card,
+    Contract,
+    RuleSet,
+    StoeckCall,
+    WeisResult,
+    resolve_target_blocks,
+    score_round,
+)
 
-from .model import TableScore
+from .judgements import StoeckBlockVerdict, TricksBlockVerdict, WeisBlockVerdict
+from .model import Block, Scenario
+from .result import TableScore
 
-__all__ = ["block_verdict", "score_state"]
+__all__ = ["block_verdict", "table_score"]
 
 
-def block_verdict(result: TableScore, team: int, block: str) -> dict[str, Any]:
+def block_verdict(
+    result: TableScore, team: int, block: Block
+) -> WeisBlockVerdict | StoeckBlockVerdict | TricksBlockVerdict:
+    """The engine's data behind one block of a team on the Jasstafel."""
+    written = result.blocks[team][block]
     if block == "weis":
         weis = result.weis
-        return {
-            "written": result.blocks[team]["weis"],
-            "weis": {
-                "team": weis.team,
-                "points": weis.points,
-                "factor": weis.factor,
-                "scored": weis.scored,
-                "melds": weis.trace[-1]["melds"],
-            },
-        }
+        melds = tuple(
+            (seat, m)
+            for seat in ((weis.team, weis.team + 2) if weis.team is not None else ())
+            for m in weis.written[seat]
+        )
+        return WeisBlockVerdict(
+            written=written,
+            team=weis.team,
+            points=weis.points,
+            factor=weis.factor,
+            scored=weis.scored,
+            melds=melds,
+        )
     if block == "stoeck":
-        return {"written": result.blocks[team]["stoeck"], "stoeck": result.stoeck.to_dict()}
-    return {
-        "written": result.blocks[team]["tricks"],
-        "factor": result.round.factor,
-        "match": result.match,
-        "tricks": [t.to_dict() for t in result.tricks if t.team == team],
-    }
-
-
-def score_state(state: Any) -> TableScore:
-    round_ = score_round(
-        state.hands, state.contract, state.plays, state._engine_calls(), state.rules
+        return StoeckBlockVerdict(written=written, stoeck=result.stoeck)
+    return TricksBlockVerdict(
+        written=written,
+        factor=result.round.factor,
+        match=result.match,
+        tricks=tuple(t for t in result.tricks if t.team == team),
     )
-    weis = state.weis()
+
+
+def table_score(
+    scenario: Scenario,
+    contract: Contract,
+    plays: Sequence[tuple[int, Card]],
+    calls: Sequence[StoeckCall],
+    weis: WeisResult,
+) -> TableScore:
+    """The score of the round of ``scenario`` played as ``plays`` with the Stöck
+    ``calls``, the Weis written as ``weis`` (the announced claims compared)."""
+    rules: RuleSet = scenario.rules
+    round_ = score_round(scenario.hands, contract, plays, calls, rules)
     blocks = tuple(
         {
             "weis": weis.scored if weis.team == team else 0,
@@ -47,12 +70,11 @@ def score_state(state: Any) -> TableScore:
         }
         for team in (0, 1)
     )
-    before = state.scenario.before
     target = resolve_target_blocks(
-        before,
+        scenario.before,
         blocks,
-        state.scenario.target,
-        state.rules,
+        scenario.target,
+        rules,
         tricks=[(t.team, t.points) for t in round_.tricks],
     )
     return TableScore(
@@ -63,6 +85,6 @@ def score_state(state: Any) -> TableScore:
         totals=(sum(blocks[0].values()), sum(blocks[1].values())),
         tricks=round_.tricks,
         match=round_.match,
-        before=before,
+        before=scenario.before,
         target=target,
     )

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from rules_core import RuleSet
-from teaching.table import FOCUSES, Scenario, TableError, learner_view, referee, score
+from teaching.table import FOCUSES, Scenario, TableError, learner_view, parse_move, referee, score
 
 from .table_corpus import load
 
@@ -66,9 +66,11 @@ def test_a_stored_round_is_judged_as_when_it_was_played(case: dict[str, Any]) ->
         for n, (mine, stored) in enumerate(zip(got, case["judgements"], strict=False)):
             assert mine == stored, f"judgement {n} (move {stored['move']}, {stored['key']})"
         assert len(got) == len(case["judgements"])
-        assert _json(learner_view(table)) == case["view"]
+        assert _json(learner_view(table).to_dict()) == case["view"]
         for k, view in case["views"].items():
-            assert _json(learner_view(referee(scenario, case["moves"][: int(k)]))) == view, k
+            assert (
+                _json(learner_view(referee(scenario, case["moves"][: int(k)])).to_dict()) == view
+            ), k
     if case["phase"] == "done":
         assert _json(score(table).to_dict()) == case["score"]
     if case["learner"] == "reference":
@@ -82,3 +84,10 @@ def test_a_move_refused_then_is_refused_now_with_its_reason(case: dict[str, Any]
         with pytest.raises(TableError) as err:
             referee(scenario, [*case["moves"][:at], move])
         assert (err.value.code, _json(err.value.params)) == (code, params), (at, move)
+
+
+def test_a_stored_move_reads_into_its_typed_move_and_writes_back_the_same_json() -> None:
+    moves = [m for c in CORPUS for m in c["moves"]]
+    assert len(moves) > 1000
+    for i, move in enumerate(moves):
+        assert parse_move(move, i).to_dict() == move
