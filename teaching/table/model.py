@@ -281,71 +281,51 @@ def _is_int(value: Any) -> bool:
     return type(value) is int
 
 
+def _invalid(message: str, field: str) -> TableError:
+    return TableError(f"scenario: {message}", "scenario.invalid", {"field": field})
+
+
 def _check_scenario(s: Scenario) -> None:
+    """Raise :class:`TableError` for the first field of ``s`` that is not valid."""
+    for check in (_check_kind, _check_hands, _check_numbers):
+        check(s)
+
+
+def _check_kind(s: Scenario) -> None:
     if s.focus not in FOCUSES:
-        raise TableError(
-            f"scenario: unknown focus {s.focus!r}; choose one of {', '.join(FOCUSES)}",
-            "scenario.invalid",
-            {"field": "focus"},
-        )
+        raise _invalid(f"unknown focus {s.focus!r}; choose one of {', '.join(FOCUSES)}", "focus")
     if not _is_int(s.seed):
-        raise TableError(
-            f"scenario: seed must be an integer, got {s.seed!r}",
-            "scenario.invalid",
-            {"field": "seed"},
-        )
+        raise _invalid(f"seed must be an integer, got {s.seed!r}", "seed")
     if not isinstance(s.rules, RuleSet):
-        raise TableError(
-            "scenario: rules must be a RuleSet", "scenario.invalid", {"field": "rules"}
-        )
+        raise _invalid("rules must be a RuleSet", "rules")
     codes = [c.code for c in Contract]
     if s.contract not in codes:
-        raise TableError(
-            f"scenario: contract must be one of {', '.join(codes)}, got {s.contract!r}",
-            "scenario.invalid",
-            {"field": "contract"},
+        raise _invalid(
+            f"contract must be one of {', '.join(codes)}, got {s.contract!r}", "contract"
         )
+
+
+def _check_hands(s: Scenario) -> None:
     seen: set[str] = set()
     for seat, hand in enumerate(s.hands):
         if len(hand) != 9 or not all(isinstance(c, str) and c in CODES for c in hand):
-            raise TableError(
-                f"scenario: hand {seat} must be nine card codes, got {list(hand)!r}",
-                "scenario.invalid",
-                {"field": "hands"},
-            )
+            raise _invalid(f"hand {seat} must be nine card codes, got {list(hand)!r}", "hands")
         if tuple(hand) != sort_codes(hand):
-            raise TableError(
-                f"scenario: hand {seat} must be in deck order",
-                "scenario.invalid",
-                {"field": "hands"},
-            )
+            raise _invalid(f"hand {seat} must be in deck order", "hands")
         seen.update(hand)
-    if len(s.hands) != 4 or len(seen) != 36:
-        raise TableError(
-            "scenario: the four hands must hold every card once",
-            "scenario.invalid",
-            {"field": "hands"},
-        )
+    if len(s.hands) != 4 or len(seen) != len(CODES):
+        raise _invalid("the four hands must hold every card once", "hands")
+
+
+def _check_numbers(s: Scenario) -> None:
     if not _is_int(s.seat) or not 0 <= s.seat <= 3:
-        raise TableError(
-            f"scenario: seat must be 0-3, got {s.seat!r}", "scenario.invalid", {"field": "seat"}
-        )
+        raise _invalid(f"seat must be 0-3, got {s.seat!r}", "seat")
     if not _is_int(s.target) or s.target < 1:
-        raise TableError(
-            f"scenario: target must be a whole number >= 1, got {s.target!r}",
-            "scenario.invalid",
-            {"field": "target"},
-        )
+        raise _invalid(f"target must be a whole number >= 1, got {s.target!r}", "target")
     if not all(_is_int(x) and 0 <= x < s.target for x in s.before):
-        raise TableError(
-            f"scenario: before must be two totals from 0 to below {s.target}",
-            "scenario.invalid",
-            {"field": "before"},
-        )
+        raise _invalid(f"before must be two totals from 0 to below {s.target}", "before")
     if type(s.reminder) is not bool:
-        raise TableError(
-            "scenario: reminder must be true or false", "scenario.invalid", {"field": "reminder"}
-        )
+        raise _invalid("reminder must be true or false", "reminder")
 
 
 @dataclass(frozen=True)
