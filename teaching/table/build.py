@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -23,7 +23,7 @@ from rules_core.scoring import CARD_POINTS_TOTAL, LAST_TRICK_BONUS, MATCH_BONUS
 from rules_core.tables import STOECK_POINTS
 
 from ..scenarios import target_events
-from .model import FOCUSES, Scenario, TableError, coerce_rules, sort_codes
+from .model import FOCUSES, Hands, RulesInput, Scenario, TableError, coerce_rules, sort_codes
 from .replay import RoundState
 from .result import TableScore
 
@@ -51,7 +51,7 @@ def _hundred_ranks(rules: RuleSet) -> list[int]:
     return [4, 6, 7, 8] + ([0, 1, 2] if rules.low_quads_score else [])
 
 
-def _fill(rng: random.Random, fixed: dict[int, list[Card]]) -> tuple[tuple[str, ...], ...]:
+def _fill(rng: random.Random, fixed: dict[int, list[Card]]) -> Hands:
     """Each seat gets its fixed cards, the rest of the deck at random."""
     used = {c for cards in fixed.values() for c in cards}
     rest = [c for c in DECK if c not in used]
@@ -59,14 +59,16 @@ def _fill(rng: random.Random, fixed: dict[int, list[Card]]) -> tuple[tuple[str, 
     hands = []
     for seat in range(4):
         hand = list(fixed.get(seat, ()))
-        need = 9 - len(hand)
+        need = len(DECK) // 4 - len(hand)
         hand += rest[:need]
         rest = rest[need:]
         hands.append(sort_codes(c.code for c in hand))
-    return tuple(hands)
+    return (hands[0], hands[1], hands[2], hands[3])
 
 
-def _quiet_before(rng: random.Random, hands: Any, contract: str, rules: RuleSet) -> tuple[int, int]:
+def _quiet_before(
+    rng: random.Random, hands: Sequence[Sequence[str]], contract: str, rules: RuleSet
+) -> tuple[int, int]:
     """Totals before the round from which no team can reach the target in it, however
     it is played (R7.5): below target - factor * (257 + 20 + every meld of the deal)."""
     melds = sum(m.points for hand in hands for m in find_melds(hand, rules))
@@ -81,7 +83,7 @@ def _scenario(
     seed: int,
     rules: RuleSet,
     contract: str,
-    hands: Any,
+    hands: Hands,
     seat: int,
     before: tuple[int, int],
     *,
@@ -274,7 +276,7 @@ _BUILDERS: dict[str, Builder] = {
 }
 
 
-def build_scenario(focus: str, seed: int, rules: Any = None) -> Scenario:
+def build_scenario(focus: str, seed: int, rules: RulesInput = None) -> Scenario:
     """A scenario aimed at ``focus``, deterministic from ``(focus, seed, rules)``.
 
     ``rules``: a :class:`RuleSet`, a preset name, ``RuleSet.to_dict()`` data or None

@@ -32,7 +32,9 @@ __all__ = [
     "MeldWords",
     "Outcome",
     "Phase",
+    "Hands",
     "Reminder",
+    "RulesInput",
     "Scenario",
     "Shown",
     "Skill",
@@ -127,9 +129,16 @@ class TableError(RulesError):
         self.params: dict[str, Any] = dict(params or {})
 
 
-def coerce_rules(rules: Any) -> RuleSet:
+Hands: TypeAlias = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+"""Four hands of card codes, by seat."""
+
+RulesInput: TypeAlias = RuleSet | str | Mapping[str, Any] | None
+"""What :func:`coerce_rules` and ``build_scenario`` take for a rule set."""
+
+
+def coerce_rules(rules: RulesInput) -> RuleSet:
     """A rule set from a :class:`RuleSet`, a preset name, ``RuleSet.to_dict()`` data
-    or None (the default)."""
+    or None (the default); anything else (untrusted JSON) raises :class:`TableError`."""
     if rules is None:
         return RuleSet()
     if isinstance(rules, RuleSet):
@@ -165,7 +174,7 @@ class Scenario:
     seed: int
     rules: RuleSet
     contract: str
-    hands: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    hands: Hands
     seat: int
     before: tuple[int, int]
     target: int
