@@ -20,7 +20,7 @@ from rules_core import (
     resolve_weis,
 )
 from rules_core.scoring import CARD_POINTS_TOTAL, LAST_TRICK_BONUS, MATCH_BONUS
-from rules_core.tables import STOECK_POINTS
+from rules_core.tables import STOECK_POINTS, stoeck_pair
 
 from ..scenarios import target_events
 from .model import FOCUSES, Hands, RulesInput, Scenario, TableError, coerce_rules, sort_codes
@@ -32,10 +32,16 @@ __all__ = ["MAX_ATTEMPTS", "build_scenario", "play_out"]
 MAX_ATTEMPTS = 400
 CONTRACTS = tuple(c.code for c in Contract)
 TRUMPS = ("D", "H", "S", "C")
-_SUIT_INDEX = {"D": 0, "H": 1, "S": 2, "C": 3}
-_K, _Q = 7, 6  # rank indices (R1.2)
 
 Builder = Callable[[random.Random, str, int, RuleSet], Scenario | None]
+
+
+def _pair(contract: str) -> list[Card]:
+    """King and Ober of trump (R6.1), for a trump contract."""
+    pair = stoeck_pair(contract)
+    if pair is None:  # pragma: no cover - only trump contracts are drawn for Stöck
+        raise ValueError(f"no Stöck in {contract}")
+    return list(pair)
 
 
 def _run(suit: int, start: int, length: int) -> list[Card]:
@@ -97,8 +103,7 @@ def _scenario(
 
 def _stoeck(rng: random.Random, focus: str, seed: int, rules: RuleSet) -> Scenario | None:
     contract = rng.choice(TRUMPS)
-    suit = _SUIT_INDEX[contract]
-    pair = [DECK[suit * 9 + _K], DECK[suit * 9 + _Q]]
+    pair = _pair(contract)
     seat = rng.randrange(4)
     hands = _fill(rng, {seat: pair})
     before = _quiet_before(rng, hands, contract, rules)
@@ -240,9 +245,8 @@ def _target(block: str) -> Builder:
         seat = rng.randrange(4)
         if block == "stoeck":
             contract = rng.choice(TRUMPS)
-            suit = _SUIT_INDEX[contract]
             holder = rng.choice([s for s in range(4) if s != seat])
-            hands = _fill(rng, {holder: [DECK[suit * 9 + _K], DECK[suit * 9 + _Q]]})
+            hands = _fill(rng, {holder: _pair(contract)})
         else:
             contract = rng.choice(CONTRACTS)
             hands = _fill(rng, {})

@@ -7,9 +7,9 @@ formats are documented in :mod:`teaching.table`.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal, TypeAlias, get_args
 
 from rules_core import DECK, Contract, Meld, RulesError, RuleSet
@@ -158,6 +158,24 @@ def coerce_rules(rules: RulesInput) -> RuleSet:
     )
 
 
+def _freeze(value: Any) -> Any:
+    """JSON data made read-only: mappings as ``MappingProxyType``, lists as tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    """:func:`_freeze`'s data as plain JSON again (dicts and lists)."""
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
 def sort_codes(codes: Any) -> tuple[str, ...]:
     """Card codes in deck order (suits D H S C, 6 up to A)."""
     return tuple(sorted(codes, key=_INDEX.__getitem__))
@@ -179,10 +197,13 @@ class Scenario:
     before: tuple[int, int]
     target: int
     reminder: bool = False
-    aim: dict[str, Any] = field(default_factory=dict)
+    aim: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _check_scenario(self)
+        # build_scenario caches its scenarios: every caller shares one aim, so the
+        # aim is frozen (read-only mappings, tuples) rather than a dict to mutate.
+        object.__setattr__(self, "aim", _freeze(self.aim))
 
     @property
     def preset(self) -> str | None:
@@ -207,7 +228,7 @@ class Scenario:
             "before": list(self.before),
             "target": self.target,
             "reminder": self.reminder,
-            "aim": copy.deepcopy(self.aim),
+            "aim": _thaw(self.aim),
         }
 
     @classmethod
@@ -282,7 +303,7 @@ class Scenario:
             before=(before[0], before[1]),
             target=data["target"],
             reminder=data.get("reminder", False),
-            aim=copy.deepcopy(dict(aim)),
+            aim=aim,
         )
 
 

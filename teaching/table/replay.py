@@ -98,7 +98,7 @@ __all__ = [
     "score",
 ]
 
-ROUND_PLAYS = 36
+ROUND_PLAYS = len(DECK)  # a round plays every card once
 _BY_CODE = {c.code: c for c in DECK}
 
 # A learner's Stöck call as the engine's ``stoeck.call`` verdict judges it:

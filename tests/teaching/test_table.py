@@ -1228,3 +1228,17 @@ def test_sweep_every_judgement_agrees_with_rules_core(focus, preset):
         seen.update((j.kind, j.outcome) for j in table.judgements)
     assert {("play", "wrong"), ("announce", "wrong"), ("writes", "wrong"), ("target", "right"),
             ("jasstafel_block", "wrong"), ("stoeck", "wrong")} <= seen  # fmt: skip
+
+
+def test_a_cached_scenarios_aim_cannot_be_changed_by_one_caller():
+    """build_scenario is cached, so every caller gets the same Scenario: its aim is
+    read-only (a mapping proxy, lists as tuples) and to_dict gives plain JSON."""
+    s = build_scenario("stoeck", 1)
+    assert build_scenario("stoeck", 1) is s
+    with pytest.raises(TypeError):
+        s.aim["pair"] = ["HA"]  # type: ignore[index]
+    assert isinstance(s.aim["pair"], tuple)
+    data = s.to_dict()
+    data["aim"]["pair"].append("HA")
+    assert s.to_dict()["aim"]["pair"] == list(s.aim["pair"]) and len(s.aim["pair"]) == 2
+    assert Scenario.from_dict(s.to_dict()) == s

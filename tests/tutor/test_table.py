@@ -23,6 +23,7 @@ from rules_core import DECK
 from teaching.table import (
     FOCUSES,
     REFUSALS,
+    SKILLS,
     Scenario,
     TableError,
     build_scenario,
@@ -37,7 +38,8 @@ from tutor.quizzes.models import SkillState
 from tutor.quizzes.services import record_skill
 from tutor.table import services
 from tutor.table.forms import move_form, post_data
-from tutor.table.models import TableRound
+from tutor.table.models import Focus, TableRound
+from tutor.table.selectors import SKILL_LABELS, SKILL_ORDER
 
 pytestmark = pytest.mark.django_db
 
@@ -948,7 +950,11 @@ def test_r5_4a_a_smaller_announcement_is_compared_as_its_claim_on_the_page(clien
     html = post(client, round_, {"writes": {"team": 1, "points": 120}}, htmx=True)
     html = html.content.decode()
     j = table(round_).judgements[-1]
-    assert (j.kind, j.outcome, j.expected.to_dict()) == ("writes", "wrong", {"team": 2, "points": 50})
+    assert (j.kind, j.outcome, j.expected.to_dict()) == (
+        "writes",
+        "wrong",
+        {"team": 2, "points": 50},
+    )
     assert "Mit der ersten Karte gemeldet: Spieler 1 (Vorhand): 20 · Spieler 2: 50 · " \
            "Spieler 3: nichts · Spieler 4: nichts." in html  # fmt: skip
     assert "verglichen wurde nur die Meldung (R5.4a)" in html
@@ -956,3 +962,11 @@ def test_r5_4a_a_smaller_announcement_is_compared_as_its_claim_on_the_page(clien
     english = client.get(url(round_), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "With 100 announced, Team 1 would have written the Weis: 120." in english
     assert "Announced with the first card: Player 1 (Vorhand): 20 · Player 2: 50" in english
+
+
+def test_the_sites_focuses_and_skills_are_the_referees():
+    """tutor.table.models.Focus stays a literal TextChoices (its values are in the
+    migrations), so this test ties it to teaching.table.FOCUSES: a focus added to the
+    referee without a label on the site, or the other way round, fails here."""
+    assert tuple(Focus.values) == FOCUSES
+    assert SKILL_ORDER == SKILLS and tuple(SKILL_LABELS) == SKILLS
