@@ -89,7 +89,16 @@ drawn 0-3 unless said.
   other cards plays another round: the judgement always follows the actual play.
 - Every other focus gets ``before`` totals from which no team can reach the target
   in this round however it is played (below target - factor x (257 + 20 + all melds
-  of the deal)), so the target question answers "nobody" (R7.5).
+  of the deal), or failing that, per team, below target - factor x (257 + the Stöck
+  if one of its players holds them + every meld of its players)), so the target
+  question answers "nobody" (R7.5). This promise cannot hold when the rule set lets
+  a team reach the target from 0 in the round dealt: its factor times what it can
+  write (a match alone is 257) is the target or more (for example factor 6 and
+  target 1500, or any target up to 257). The builder then tries
+  ``REACHABLE_TRIES`` (20) more candidates (another contract, another deal) for one
+  that keeps it; without one, ``before`` is ``[0, 0]`` and ``aim`` says
+  ``"target_reachable": true``: a team may reach the target in this round, and the
+  target question is judged on the actual score like every other.
 
 Scenario (``Scenario.to_dict()``; ``Scenario.from_dict`` reads it back, equal)
 ==============================================================================

@@ -18,6 +18,7 @@ from rules_core import (
     find_melds,
     resolve_target_blocks,
     resolve_weis,
+    stoeck_holder,
 )
 from rules_core.scoring import CARD_POINTS_TOTAL, LAST_TRICK_BONUS, MATCH_BONUS
 from rules_core.tables import STOECK_POINTS, stoeck_pair
@@ -30,6 +31,8 @@ from .result import TableScore
 __all__ = ["MAX_ATTEMPTS", "build_scenario", "play_out"]
 
 MAX_ATTEMPTS = 400
+REACHABLE_TRIES = 20
+"""Candidates tried after the first whose round may reach the target (see _build)."""
 CONTRACTS = tuple(c.code for c in Contract)
 TRUMPS = ("D", "H", "S", "C")
 
@@ -72,16 +75,51 @@ def _fill(rng: random.Random, fixed: dict[int, list[Card]]) -> Hands:
     return (hands[0], hands[1], hands[2], hands[3])
 
 
+def _team_most(hands: Sequence[Sequence[str]], contract: str, rules: RuleSet) -> tuple[int, int]:
+    """The most each team can write in this round of this deal, however it is played:
+    every card point, the last trick and the match (R4.1-R4.4), the Stöck when one of
+    its players holds them (R6.1) and every meld of its own players (R5.6), times the
+    contract's factor (R4.5)."""
+    factor = rules.factor(contract)
+    holder = stoeck_holder(hands, contract)
+    most = []
+    for team in (0, 1):
+        melds = sum(m.points for seat in (team, team + 2) for m in find_melds(hands[seat], rules))
+        stoeck = STOECK_POINTS if holder is not None and holder % 2 == team else 0
+        tricks = CARD_POINTS_TOTAL + LAST_TRICK_BONUS + MATCH_BONUS
+        most.append(factor * (tricks + stoeck + melds))
+    return most[0], most[1]
+
+
 def _quiet_before(
     rng: random.Random, hands: Sequence[Sequence[str]], contract: str, rules: RuleSet
-) -> tuple[int, int]:
+) -> tuple[int, int] | None:
     """Totals before the round from which no team can reach the target in it, however
-    it is played (R7.5): below target - factor * (257 + 20 + every meld of the deal)."""
+    it is played (R7.5), or None when this deal under this rule set lets a team reach
+    the target from 0 (its factor times what it can write is the target or more).
+
+    First below target - factor * (257 + 20 + every meld of the deal) for both teams
+    (the bound of the first builders: the same deals for the same seeds), else below
+    target - :func:`_team_most` per team."""
     melds = sum(m.points for hand in hands for m in find_melds(hand, rules))
     most = CARD_POINTS_TOTAL + LAST_TRICK_BONUS + MATCH_BONUS + STOECK_POINTS + melds
-    bound = rules.factor(contract) * most
-    cap = max(1, rules.target - bound)
-    return rng.randrange(cap), rng.randrange(cap)
+    cap = rules.target - rules.factor(contract) * most
+    if cap >= 1:
+        return rng.randrange(cap), rng.randrange(cap)
+    caps = [rules.target - m for m in _team_most(hands, contract, rules)]
+    if min(caps) < 1:
+        return None
+    return rng.randrange(caps[0]), rng.randrange(caps[1])
+
+
+def _quiet(
+    before: tuple[int, int] | None, aim: dict[str, Any]
+) -> tuple[tuple[int, int], dict[str, Any]]:
+    """``before`` and ``aim`` of a focus whose round should reach no target: without
+    quiet totals, (0, 0) and ``aim["target_reachable"]`` true (see :func:`_build`)."""
+    if before is None:
+        return (0, 0), {**aim, "target_reachable": True}
+    return before, aim
 
 
 def _scenario(
@@ -106,11 +144,12 @@ def _stoeck(rng: random.Random, focus: str, seed: int, rules: RuleSet) -> Scenar
     pair = _pair(contract)
     seat = rng.randrange(4)
     hands = _fill(rng, {seat: pair})
-    before = _quiet_before(rng, hands, contract, rules)
+    before, aim = _quiet(
+        _quiet_before(rng, hands, contract, rules), {"pair": [c.code for c in pair]}
+    )
     return _scenario(
-        focus, seed, rules, contract, hands, seat, before,
-        reminder=seed % 2 == 1, aim={"pair": [c.code for c in pair]},
-    )  # fmt: skip
+        focus, seed, rules, contract, hands, seat, before, reminder=seed % 2 == 1, aim=aim
+    )
 
 
 def _planted_pair(
@@ -157,8 +196,10 @@ def _equal_weis(undenufe: bool) -> Builder:
         if undenufe and weis.step is not Step.HIGH_CARD:
             return None
         seat = rng.randrange(4)
-        before = _quiet_before(rng, hands, contract, rules)
-        aim = {"value": best0[1].points, "step": weis.step.value if weis.step else None}
+        before, aim = _quiet(
+            _quiet_before(rng, hands, contract, rules),
+            {"value": best0[1].points, "step": weis.step.value if weis.step else None},
+        )
         return _scenario(focus, seed, rules, contract, hands, seat, before, aim=aim)
 
     return build
@@ -181,12 +222,14 @@ def _kreuzweis(rng: random.Random, focus: str, seed: int, rules: RuleSet) -> Sce
         return None
     if resolve_weis(hands, contract, rules).team != seat % 2:
         return None
-    before = _quiet_before(rng, hands, contract, rules)
     shared = next(c for q in quads for r in runs for c in q.cards if c in r.cards)
-    aim = {
-        "four_of_a_kind": shared.rank.code,
-        "sequence": [c.code for r in runs if shared in r.cards for c in r.cards],
-    }
+    before, aim = _quiet(
+        _quiet_before(rng, hands, contract, rules),
+        {
+            "four_of_a_kind": shared.rank.code,
+            "sequence": [c.code for r in runs if shared in r.cards for c in r.cards],
+        },
+    )
     return _scenario(focus, seed, rules, contract, hands, seat, before, aim=aim)
 
 
@@ -300,12 +343,26 @@ def build_scenario(focus: str, seed: int, rules: RulesInput = None) -> Scenario:
 
 @lru_cache(maxsize=1024)
 def _build(focus: str, seed: int, rules: RuleSet) -> Scenario:
+    """The first candidate that passes the focus's check. A candidate whose round may
+    reach the target (``aim["target_reachable"]``) is kept only when
+    :data:`REACHABLE_TRIES` more candidates bring none that keeps the promise: under
+    some rule sets no deal can (a factor times 257 of a match at or above the target)."""
     rng = random.Random(f"table:{focus}:{seed}")
     builder = _BUILDERS[focus]
-    for _attempt in range(MAX_ATTEMPTS):
+    fallback: Scenario | None = None
+    last = MAX_ATTEMPTS
+    for attempt in range(MAX_ATTEMPTS):
         scenario = builder(rng, focus, seed, rules)
-        if scenario is not None:
+        if scenario is None:
+            continue
+        if not scenario.aim.get("target_reachable"):
             return scenario
+        if fallback is None:
+            fallback, last = scenario, attempt + REACHABLE_TRIES
+        if attempt >= last:
+            break
+    if fallback is not None:
+        return fallback
     raise TableError(  # pragma: no cover
         f"no deal found for focus {focus} and seed {seed}",
         "build.no_deal",

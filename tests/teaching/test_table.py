@@ -1242,3 +1242,61 @@ def test_a_cached_scenarios_aim_cannot_be_changed_by_one_caller():
     data["aim"]["pair"].append("HA")
     assert s.to_dict()["aim"]["pair"] == list(s.aim["pair"]) and len(s.aim["pair"]) == 2
     assert Scenario.from_dict(s.to_dict()) == s
+
+
+QUIET_FOCUSES = ("stoeck", "weis", "kreuzweis", "undenufe")
+
+
+def team_most(s):
+    """Independently: the most each team can write in the round of ``s`` (R4.1-R4.5,
+    R5.6, R6.1): a match with the last trick, its Stöck, every meld of its players."""
+    factor = s.rules.factor(s.contract)
+    pair = pair_of(s)
+    most = []
+    for team in (0, 1):
+        seats = (team, team + 2)
+        melds = sum(m.points for seat in seats for m in find_melds(s.hands[seat], s.rules))
+        stoeck = 20 if pair and any(pair <= set(s.hands[seat]) for seat in seats) else 0
+        most.append(factor * (152 + 5 + 100 + stoeck + melds))
+    return most
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    focus=st.sampled_from(QUIET_FOCUSES),
+    seed=st.integers(0, 10_000),
+    factors=st.fixed_dictionaries({c.code: st.integers(1, 8) for c in Contract}),
+    target=st.integers(1, 5000),
+    low_quads=st.booleans(),
+    reverse=st.booleans(),
+)
+def test_r7_5_a_quiet_scenario_keeps_its_promise_under_any_valid_rule_set(
+    focus, seed, factors, target, low_quads, reverse
+):
+    """The promise of the quiet focuses ("no team can reach the target in this round,
+    however it is played") holds for every scenario that does not say
+    ``target_reachable``; one that says it is built only where the promise cannot hold
+    for its deal (a team reaches the target from 0 with its match, Stöck and melds)."""
+    rules = RuleSet(
+        factors=factors, target=target, low_quads_score=low_quads, undenufe_reverses_weis=reverse
+    )
+    s = build_scenario(focus, seed, rules)
+    most = team_most(s)
+    if s.aim.get("target_reachable"):
+        assert s.before == (0, 0)
+        assert max(most) >= target
+    else:
+        assert all(s.before[t] + most[t] < target for t in (0, 1)), (s.before, most, target)
+
+
+def test_r7_5_the_promise_holds_for_factor_6_and_target_1500_where_a_deal_allows_it():
+    """The review's case: factor 6 on every contract, target 1500. 6 x 257 = 1542: a
+    match alone reaches the target, so no deal can keep the promise, and the
+    scenario says so; with target 5000 every quiet focus keeps it."""
+    six = {c.code: 6 for c in Contract}
+    for focus in QUIET_FOCUSES:
+        s = build_scenario(focus, 3, RuleSet(factors=six, target=1500))
+        assert s.aim["target_reachable"] and s.before == (0, 0)
+        s = build_scenario(focus, 3, RuleSet(factors=six, target=5000))
+        assert not s.aim.get("target_reachable")
+        assert all(s.before[t] + m < 5000 for t, m in enumerate(team_most(s)))
