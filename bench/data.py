@@ -301,17 +301,6 @@ def reconcile(
     return report
 
 
-def first_unanswered(quiz_id: int) -> int | None:
-    """The database's own view of where a quiz resumes (for the fault report)."""
-    row = (
-        QuizQuestion.objects.filter(quiz_id=quiz_id, answered_at__isnull=True)
-        .order_by("position")
-        .values_list("position", flat=True)
-        .first()
-    )
-    return row
-
-
 # --- the table rounds (issue 14) ------------------------------------------------------
 
 

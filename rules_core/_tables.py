@@ -151,7 +151,6 @@ def _strength(ci: int, contract: int) -> int:
 
 POINTS = tuple(tuple(_card_points(ci, c) for ci in range(36)) for c in range(6))
 STRENGTH = tuple(tuple(_strength(ci, c) for ci in range(36)) for c in range(6))
-TRUMP_MASK = tuple(SUIT_MASK[t] if t >= 0 else 0 for t in TRUMP_SUIT)
 PUUR_BIT = tuple(1 << (t * 9 + 5) if t >= 0 else 0 for t in TRUMP_SUIT)
 STOECK_MASK = tuple((1 << (t * 9 + 6)) | (1 << (t * 9 + 7)) if t >= 0 else 0 for t in TRUMP_SUIT)
 LOWER_TRUMPS = tuple(

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from tutor.classroom import views as classroom_views
+from tutor.classroom import dashboard_views, signup_views
 from tutor.core.converters import IdConverter
 
 # Every number in a path is <id:...>: bounded to what a database id can be (a 404 past it).
@@ -11,7 +11,7 @@ register_converter(IdConverter, "id")
 urlpatterns = [
     path("", include("tutor.core.urls")),
     # Sign-up lives in the class app: a learner may join a class with it.
-    path("accounts/signup/", classroom_views.signup, name="signup"),
+    path("accounts/signup/", signup_views.signup, name="signup"),
     path("accounts/", include("tutor.accounts.urls")),
     path("classes/", include("tutor.classroom.urls")),
     path("classes/", include("tutor.classroom.roster_urls")),
@@ -19,7 +19,7 @@ urlpatterns = [
     path("weis/", include("tutor.weistool.urls")),
     path("practice/", include("tutor.quizzes.urls")),
     path("table/", include("tutor.table.urls")),
-    path("dashboard/", classroom_views.dashboard, name="dashboard"),
+    path("dashboard/", dashboard_views.dashboard, name="dashboard"),
     path("privacy/", include("tutor.classroom.privacy_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

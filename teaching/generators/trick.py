@@ -397,7 +397,6 @@ def _solve_legal(inputs: Inputs) -> Solved[CardsValue]:
     return Solved({"cards": codes(result.legal)}, trace_dicts(result.verdicts))
 
 
-LEGAL_SIZE = 3
 # hands of at most four cards: in a larger hand the whole hand, offered by "any card
 # allowed", would be a list of five or more cards that is almost never right
 LEGAL_HAND_MAX = 4
@@ -643,6 +642,7 @@ def _winner_random(rng: random.Random, specials: int) -> tuple[list[str], list[C
 # a 9 as often as such cards are in the trick (a pupil who bets on the highest card or
 # on the Puur gains nothing); tricks are drawn until one fits.
 WINNER_SPECIALS = ((0, 0.35), (1, 0.4), (2, 0.2), (3, 0.05))  # Unders and 9s in a trick
+WINNER_ATTEMPTS = 2000
 
 
 def _build_winner(rng: random.Random, rules: RuleSet) -> Draft[CardValue]:
@@ -650,7 +650,7 @@ def _build_winner(rng: random.Random, rules: RuleSet) -> Draft[CardValue]:
     specials = weighted(rng, WINNER_SPECIALS)
     special = rng.random() < specials / 4
     found = None
-    for _attempt in range(2000):
+    for _attempt in range(WINNER_ATTEMPTS):
         if rng.random() < 0.5:
             build = weighted(rng, _WINNER_BUILDERS)
             contract, trick = build(rng)

@@ -93,7 +93,10 @@ def test_r12_1_mastery_moves_once_the_explanations_are_released(school_class, me
     Assignment.objects.filter(pk=assignment.pk).update(due_at=timezone.now() - timedelta(minutes=1))
     after = {row.skill: row.mastery for row in skill_rows(member)}
     assert after[question.kind] > before[question.kind]
-    # Counted once: settling again changes nothing.
+    # Pages only read: the answer is stored by the settling service, and counted once.
+    assert not SkillState.objects.filter(learner=member).exists()
+    assert settle_released_answers([member.pk]) == 1
+    assert {row.skill: row.mastery for row in skill_rows(member)} == after
     assert settle_released_answers([member.pk]) == 0
     assert SkillState.objects.get(learner=member, skill=question.kind).attempts == 1
 
@@ -125,7 +128,7 @@ def test_r12_4_a_removed_learner_cannot_answer_or_submit_an_open_attempt(
         reverse("quizzes:answer", args=[quiz.pk, 1]), {"choice": second.question["answer"]}
     )
     assert response.status_code == 404
-    with pytest.raises(AttemptClosed, match="no longer in this class|nicht mehr in dieser Klasse"):
+    with pytest.raises(AttemptClosed, match="no longer in the class|nicht mehr in der Klasse"):
         answer(learner=member, question=second, choice=second.question["answer"])
     with pytest.raises(AttemptClosed):
         assignments.submit(learner=member, quiz=quiz)

@@ -6,7 +6,9 @@ the Weis tool, and the security headers (CSP, Permissions-Policy, Vary)."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 from datetime import timedelta
 from html.parser import HTMLParser
 from pathlib import Path
@@ -29,7 +31,13 @@ from tutor.classroom.assignments import AssignmentSpec
 from tutor.classroom.models import Assignment
 from tutor.classroom.privacy_views import DELETED_SESSION_KEY
 from tutor.core.converters import MAX_ID, IdConverter
-from tutor.core.middleware import lock_fuse, retry_url
+from tutor.core.middleware import (
+    LOCK_FUSE_SECONDS,
+    LockFuse,
+    lock_fuse,
+    retry_url,
+    sqlite_fuse_path,
+)
 from tutor.lessons.services import load_course
 from tutor.quizzes.services import create_quiz
 from tutor.weistool.forms import card_error
@@ -322,11 +330,14 @@ django.setup()
 from django.core.management import call_command
 from django.db import connections
 from django.test import Client
+from tutor.core.middleware import lock_fuse
 
 call_command("migrate", verbosity=0)
+call_command("load_lessons", verbosity=0)
 from tutor.accounts.models import User
 client = Client()
-# Logged in: the deck goes to the account, a write (a visitor's goes to a cookie).
+# Logged in: marking a lesson read and the deck go to the account, writes (a visitor's
+# deck goes to a cookie).
 client.force_login(User.objects.create(username="mia"))
 out = {}
 
@@ -340,17 +351,21 @@ timed("read before", "get", "/weis/")
 holder = sqlite3.connect(os.environ["DJANGO_SQLITE_PATH"], isolation_level=None)
 holder.execute("BEGIN IMMEDIATE")
 timed("read", "get", "/weis/?seat0_text=H6+H7+H8")
-timed("first write", "post", "/accounts/deck/", {"deck": "french"})
-timed("second write", "post", "/accounts/deck/", {"deck": "french"})
+timed("deck", "post", "/accounts/deck/", {"deck": "french"})
+lock_fuse.reset()  # the deck's 503 tripped it: see the next write wait without it
+timed("first write", "post", "/lessons/weis-values/read/")
+timed("second write", "post", "/lessons/weis-values/read/")
 timed("read again", "get", "/lessons/")
 holder.execute("ROLLBACK")
-timed("write after", "post", "/accounts/deck/", {"deck": "french"})
+timed("write after", "post", "/lessons/weis-values/read/")
+timed("deck after", "post", "/accounts/deck/", {"deck": "french"})
 print(json.dumps(out))
 """
 
 
 def test_under_a_real_write_lock_reads_answer_and_writes_give_up_quickly(tmp_path):
-    """Another connection holds SQLite's write lock. Reads answer at once (WAL); the first
+    """Another connection holds SQLite's write lock. Reads answer at once (WAL); a deck
+    preference does not wait at all (a write the site can do without); the first other
     write waits the request's busy timeout and gets the 503 page, the next gives up at
     once (the lock fuse); after the lock, writes work. Before: a 500 after 20 s."""
     result = run_python(
@@ -362,9 +377,34 @@ def test_under_a_real_write_lock_reads_answer_and_writes_give_up_quickly(tmp_pat
     out = json.loads(result.stdout.strip().splitlines()[-1])
     assert out["read"][0] == 200 and out["read"][1] < 1.5, out
     assert out["read again"][0] == 200 and out["read again"][1] < 1.5, out
+    assert out["deck"][0] == 503 and out["deck"][1] < 1.0, out
     assert out["first write"][0] == 503 and 1.9 <= out["first write"][1] < 6, out
     assert out["second write"][0] == 503 and out["second write"][1] < 1.0, out
     assert out["write after"][0] == 302, out
+    assert out["deck after"][0] == 302, out
+
+
+def test_the_lock_fuse_reaches_every_worker_process_of_the_server(tmp_path):
+    """One process trips the fuse; another (here: a second fuse on the same file, as a
+    second gunicorn worker has) sees it on, so it does not wait the full busy timeout
+    for the same lock. The mark lasts LOCK_FUSE_SECONDS and a reset clears it."""
+    mark = tmp_path / "db.sqlite3-fuse"
+    worker_1, worker_2 = LockFuse(lambda: mark), LockFuse(lambda: mark)
+    assert not worker_1.on and not worker_2.on
+    worker_1.trip()
+    assert worker_2.on
+    stale = time.time() - LOCK_FUSE_SECONDS - 1
+    os.utime(mark, (stale, stale))
+    assert not worker_2.on
+    worker_2.trip()
+    assert worker_1.on and mark.stat().st_mtime > stale + 1
+    worker_1.reset()
+    assert not mark.exists() and not LockFuse(lambda: mark).on
+
+
+def test_the_lock_fuse_has_no_file_for_in_memory_or_other_databases():
+    """The test database is in memory: the fuse is per process there."""
+    assert sqlite_fuse_path() is None
 
 
 # --- Weis tool: German card errors, Vary ------------------------------------------------
@@ -413,6 +453,7 @@ def test_the_weis_tool_varies_on_htmx(client):
 
 HEADERS_SCRIPT = r"""
 import json
+import os
 import django
 django.setup()
 from django.conf import settings

@@ -20,7 +20,7 @@ from tutor.core.middleware import after_response
 
 from .models import Deck, User
 from .names import PERSON_NAME_MAX_LENGTH, clean_person_name
-from .throttle import forget_failures
+from .services import password_chosen
 from .validators import validate_new_password, validate_new_username
 
 
@@ -100,7 +100,13 @@ class TeacherSignupForm(SignupForm):
 
 
 class NewPasswordMixin:
-    """A new password must differ from the current one (``validate_new_password``)."""
+    """A new password must differ from the current one (``validate_new_password``);
+    saving it is :func:`~tutor.accounts.services.password_chosen`."""
+
+    def save(self, commit: bool = True) -> User:
+        user: User = self.user  # type: ignore[attr-defined]
+        password: str = self.cleaned_data["new_password1"]  # type: ignore[attr-defined]
+        return password_chosen(user, password, commit=commit)
 
     @sensitive_variables("password")
     def validate_password_for_user(self, user: User, password_field_name: str = "new_password2"):
@@ -117,19 +123,9 @@ class FirstPasswordForm(NewPasswordMixin, SetPasswordForm):
     """A password of one's own instead of a one-time password, or after a reset by
     e-mail: no old password asked (the one-time password or the link proved it)."""
 
-    def save(self, commit: bool = True) -> User:
-        self.user.must_set_password = False
-        user = super().save(commit=commit)
-        if commit:
-            # Guesses of the old password no longer matter; the owner can log in now.
-            forget_failures(user.get_username())
-        return user
-
 
 class OwnPasswordChangeForm(NewPasswordMixin, PasswordChangeForm):
-    def save(self, commit: bool = True) -> User:
-        self.user.must_set_password = False
-        return super().save(commit=commit)
+    """Django's change form (the current password asked), saved like the others."""
 
 
 class ResetForm(PasswordResetForm):

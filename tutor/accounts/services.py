@@ -104,11 +104,17 @@ def reset_by_teacher(user: User) -> str:
     return password
 
 
-def password_chosen(user: User) -> None:
-    """The owner set a password of their own: no one-time password is left."""
-    if user.must_set_password:
-        user.must_set_password = False
-        user.save(update_fields=["must_set_password"])
+def password_chosen(user: User, password: str, *, commit: bool = True) -> User:
+    """The owner chose ``password`` (at the first login, a change, or a reset by mail):
+    no one-time password is left, and guesses of the old password no longer count
+    toward a lockout of the name, so the owner can log in at once. ``commit=False``
+    (Django's form API) leaves saving to the caller."""
+    user.set_password(password)
+    user.must_set_password = False
+    if commit:
+        user.save()
+        forget_failures(user.get_username())
+    return user
 
 
 # --- teachers who sign up themselves -------------------------------------------------------

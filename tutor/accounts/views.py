@@ -17,6 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tutor.core.context_processors import DECK_COOKIE_AGE, DECK_COOKIE_NAME
+from tutor.core.middleware import no_lock_wait
 
 from . import services, throttle
 from .forms import (
@@ -55,7 +56,11 @@ def set_deck(request: HttpRequest) -> HttpResponse:
     response = HttpResponseRedirect(_safe_next(request, form.cleaned_data["next"]))
     if request.user.is_authenticated:
         request.user.deck = deck
-        request.user.save(update_fields=["deck"])
+        # A preference is a write the site can do without while the database is locked:
+        # refused at once with the 503 page ("try again"), so it never holds a worker
+        # that reads need (issue 22, item 6).
+        with no_lock_wait():
+            request.user.save(update_fields=["deck"])
     else:
         response.set_cookie(
             DECK_COOKIE_NAME,

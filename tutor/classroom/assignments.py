@@ -27,16 +27,23 @@ from django.utils.translation import gettext as _
 
 from rules_core import RuleSet
 from tutor.accounts.models import User
+from tutor.core.assignment_policy import Refusal, WorkRefused, check_work, refusal
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill
 from tutor.quizzes.services import MAX_QUESTIONS, QuizError, check_can_answer, create_quiz
 from tutor.table import services as table_services
 from tutor.table.models import Focus, TableRound
 
-from .models import MAX_TABLE_ROUNDS, Assignment, Membership, SchoolClass
+from .models import MAX_TABLE_ROUNDS, Assignment, SchoolClass
 
 
-class AssignmentError(QuizError):
-    """Something about an assignment that cannot be done now; the message is for the user."""
+class AssignmentError(Exception):
+    """Something about an assignment that cannot be done now; the message is for the user.
+
+    Not a ``QuizError``: table assignments raise it too, so views catch it by name."""
+
+
+class StartRefused(WorkRefused, AssignmentError):
+    """The assignment policy (``tutor.core.assignment_policy``) refuses a start."""
 
 
 @dataclass(frozen=True)
@@ -171,24 +178,19 @@ def same_questions_given(
     }
 
 
-def is_member(learner: User, assignment: Assignment) -> bool:
-    return Membership.objects.filter(
-        learner=learner, school_class_id=assignment.school_class_id
-    ).exists()
-
-
 def start_or_resume(*, learner: User, assignment: Assignment, now: datetime | None = None) -> Quiz:
     """The learner's open attempt, or a new one if the assignment allows it."""
     now = now or timezone.now()
-    if not is_member(learner, assignment):
-        raise AssignmentError(_("This assignment is for another class."))
+    reason = refusal(assignment, learner.pk, now)
+    if reason is Refusal.NOT_MEMBER:
+        raise StartRefused(reason, assignment.title)
+    # An attempt already begun is shown again even once closed: its answers stay
+    # readable, and answering it asks the policy again (check_can_answer).
     open_attempt = assignment.attempts.filter(learner=learner, submitted_at__isnull=True).first()
     if open_attempt is not None:
         return open_attempt
-    if now < assignment.opens_at:
-        raise AssignmentError(_("This assignment is not open yet."))
-    if assignment.is_closed(now):
-        raise AssignmentError(_("The due date has passed; this assignment takes no more work."))
+    if reason is not None:
+        raise StartRefused(reason, assignment.title)
     used = assignment.attempts.filter(learner=learner).count()
     if used >= assignment.attempts_allowed:
         raise AssignmentError(_("You have used all your attempts for this assignment."))
@@ -209,6 +211,8 @@ def start_or_resume(*, learner: User, assignment: Assignment, now: datetime | No
     except IntegrityError:
         # Two tabs started the same attempt at once; the other one won.
         return assignment.attempts.get(learner=learner, attempt=used + 1)
+    except QuizError as err:
+        raise AssignmentError(str(err)) from None
     return quiz
 
 
@@ -250,12 +254,7 @@ def start_table_round(
     now = now or timezone.now()
     if not assignment.is_table:
         raise AssignmentError(_("This assignment is a quiz, not rounds at the table."))
-    if not is_member(learner, assignment):
-        raise AssignmentError(_("This assignment is for another class."))
-    if now < assignment.opens_at:
-        raise AssignmentError(_("This assignment is not open yet."))
-    if assignment.is_closed(now):
-        raise AssignmentError(_("The due date has passed; this assignment takes no more work."))
+    check_work(assignment, learner.pk, now, error=StartRefused)
     rounds = TableRound.objects.filter(assignment=assignment, learner=learner)
     unfinished = rounds.filter(finished_at__isnull=True).order_by("assignment_index").first()
     if unfinished is not None:

@@ -143,6 +143,13 @@ class Assignment(models.Model):
         """After the due date with late work refused, nothing more can be done."""
         return now > self.due_at and self.late_policy == self.LatePolicy.REFUSE
 
+    def has_member(self, learner_id: int) -> bool:
+        """Whether the learner is in this assignment's class now (for
+        ``tutor.core.assignment_policy``, which the lower apps ask)."""
+        return Membership.objects.filter(
+            learner_id=learner_id, school_class_id=self.school_class_id
+        ).exists()
+
     def explanations_visible(self, now: datetime) -> bool:
         # The table judges every move at once, whatever the field says (issue 14).
         if self.is_table:

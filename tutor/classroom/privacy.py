@@ -46,7 +46,8 @@ from tutor.accounts.models import Role, User, UserSession
 from tutor.accounts.throttle import login_name
 from tutor.lessons.models import LessonRead
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
-from tutor.quizzes.services import explanations_visible, settle_released_answers
+from tutor.quizzes.selectors import skill_states
+from tutor.quizzes.services import explanations_visible
 from tutor.table.models import TableRound
 
 from .csv_export import csv_text
@@ -421,7 +422,9 @@ def _quizzes_and_answers(learner: User, now: datetime) -> tuple[list[Row], list[
     return quiz_rows, answer_rows
 
 
-def _mastery(learner: User) -> list[Row]:
+def _mastery(learner: User, now: datetime) -> list[Row]:
+    # As the pages show it: answers whose solutions were released since count.
+    states = skill_states([learner.pk], now)
     return [
         {
             "skill": state.skill,
@@ -433,7 +436,7 @@ def _mastery(learner: User) -> list[Row]:
             "due_at": state.due_at,
             "fsrs_card": state.fsrs_card,
         }
-        for state in SkillState.objects.filter(learner=learner).order_by("skill")
+        for _key, state in sorted(states.items())
     ]
 
 
@@ -529,15 +532,13 @@ def collect(access: Access, now: datetime | None = None) -> Export:
     """Everything stored about ``access.learner``, table by table (see ``SECTIONS``)."""
     now = now or timezone.now()
     learner = access.learner
-    # As the results pages do: answers whose solutions were released since count first.
-    settle_released_answers([learner.pk], now)
     quizzes, answers = _quizzes_and_answers(learner, now)
     tables = {
         "account": _account(learner),
         "classes": _classes(learner),
         "quizzes": quizzes,
         "answers": answers,
-        "mastery": _mastery(learner),
+        "mastery": _mastery(learner, now),
         "table_rounds": _table_rounds(learner),
         "lessons_read": _lessons_read(learner),
         "logins": _logins(learner),

@@ -2,7 +2,7 @@
 cards (shown once).
 
 Thin views: the rules are in :mod:`tutor.classroom.roster`; every class comes through
-``class_of_teacher_or_404`` and every pupil through ``pupil_of_class_or_404``, so
+``class_of_teacher`` and every pupil through ``pupil_of_class_or_404``, so
 another teacher's ids are a 404.
 
 The one-time passwords reach the cards page sealed (``accounts.login_cards.seal``): the
@@ -35,7 +35,7 @@ from tutor.core.fields import IdMultipleChoiceField
 
 from . import roster
 from .models import SchoolClass
-from .selectors import class_of_teacher_or_404
+from .results.access import class_of_teacher
 from .services import ClassroomError
 
 CARDS_SESSION_KEY = "login_cards"
@@ -127,7 +127,7 @@ def _page(request: HttpRequest, school_class: SchoolClass, **context: Any) -> Ht
 @teacher_required
 def roster_page(request: HttpRequest, class_id: int) -> HttpResponse:
     """Paste names; "Check" shows what would be made, "Create" makes it."""
-    school_class = class_of_teacher_or_404(request.user, class_id)
+    school_class = class_of_teacher(request.user, class_id)
     if request.method != "POST":
         return _page(request, school_class)
     form = RosterForm(request.POST)
@@ -160,7 +160,7 @@ def roster_page(request: HttpRequest, class_id: int) -> HttpResponse:
 @teacher_required
 @require_POST
 def reset_many(request: HttpRequest, class_id: int) -> HttpResponse:
-    school_class = class_of_teacher_or_404(request.user, class_id)
+    school_class = class_of_teacher(request.user, class_id)
     form = ResetForm(school_class, request.POST)
     if not form.is_valid():
         return _page(request, school_class, reset_form=form, status=400)
@@ -173,7 +173,7 @@ def reset_many(request: HttpRequest, class_id: int) -> HttpResponse:
 @teacher_required
 def reset_one(request: HttpRequest, class_id: int, learner_id: int) -> HttpResponse:
     """A new one-time password for one pupil: asks first (the old one stops working)."""
-    school_class = class_of_teacher_or_404(request.user, class_id)
+    school_class = class_of_teacher(request.user, class_id)
     pupil = roster.pupil_of_class_or_404(school_class, learner_id)
     if request.method == "POST":
         cards = roster.reset_passwords(
@@ -190,7 +190,7 @@ def reset_one(request: HttpRequest, class_id: int, learner_id: int) -> HttpRespo
 def cards(request: HttpRequest, class_id: int) -> HttpResponse:
     """The login cards, once: the sealed passwords leave the session and the key's
     cookie is dropped as the page is made."""
-    school_class = class_of_teacher_or_404(request.user, class_id)
+    school_class = class_of_teacher(request.user, class_id)
     # Taken out whichever class they were for: nothing stays in the session longer.
     stored = request.session.pop(CARDS_SESSION_KEY, None)
     key = request.get_signed_cookie(

@@ -5,7 +5,6 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
-from django.http import Http404
 from django.utils import timezone
 
 from tutor.accounts.models import User
@@ -21,13 +20,6 @@ def classes_taught_by(teacher: User) -> QuerySet[SchoolClass]:
 
 def classes_of_learner(learner: User) -> QuerySet[SchoolClass]:
     return SchoolClass.objects.filter(memberships__learner=learner).select_related("teacher")
-
-
-def class_of_teacher_or_404(teacher: User, class_id: int) -> SchoolClass:
-    school_class = SchoolClass.objects.filter(pk=class_id, teacher=teacher).first()
-    if school_class is None:
-        raise Http404("No such class")
-    return school_class
 
 
 def members(school_class: SchoolClass) -> QuerySet[Membership]:
@@ -115,37 +107,39 @@ def learner_assignments(learner: User, now: datetime | None = None) -> list[DueR
         .order_by("assignment_index", "id")
     ):
         table_rounds.setdefault(round_.assignment_id, []).append(round_)
-    rows = []
-    for assignment in assignments:
-        if assignment.is_table:
-            rows.append(_table_row(assignment, table_rounds.get(assignment.pk, []), now))
-            continue
-        mine = attempts.get(assignment.pk, [])
-        open_attempt = next((q for q in mine if q.submitted_at is None), None)
-        submitted = [q for q in mine if q.submitted_at is not None]
-        best = max((q.right for q in submitted), default=None)
-        if now < assignment.opens_at:
-            status = "upcoming"
-        elif open_attempt is not None:
-            status = "missed" if assignment.is_closed(now) else "in_progress"
-        elif assignment.is_closed(now):
-            status = "done" if submitted else "missed"
-        elif len(mine) >= assignment.attempts_allowed:
-            status = "done"
-        else:
-            status = "submitted" if submitted else "open"
-        rows.append(
-            DueRow(
-                assignment=assignment,
-                status=status,
-                open_attempt=open_attempt,
-                answered=open_attempt.answered if open_attempt else 0,
-                best_score=best,
-                attempts_used=len(mine),
-                late_now=now > assignment.due_at,
-            )
-        )
-    return rows
+    return [
+        _table_row(a, table_rounds.get(a.pk, []), now)
+        if a.is_table
+        else _quiz_row(a, attempts.get(a.pk, []), now)
+        for a in assignments
+    ]
+
+
+def _quiz_status(assignment: Assignment, mine: list[Quiz], now: datetime) -> str:
+    open_attempt = any(q.submitted_at is None for q in mine)
+    submitted = any(q.submitted_at is not None for q in mine)
+    if now < assignment.opens_at:
+        return "upcoming"
+    if open_attempt:
+        return "missed" if assignment.is_closed(now) else "in_progress"
+    if assignment.is_closed(now):
+        return "done" if submitted else "missed"
+    if len(mine) >= assignment.attempts_allowed:
+        return "done"
+    return "submitted" if submitted else "open"
+
+
+def _quiz_row(assignment: Assignment, mine: list[Quiz], now: datetime) -> DueRow:
+    open_attempt = next((q for q in mine if q.submitted_at is None), None)
+    return DueRow(
+        assignment=assignment,
+        status=_quiz_status(assignment, mine, now),
+        open_attempt=open_attempt,
+        answered=open_attempt.answered if open_attempt else 0,
+        best_score=max((q.right for q in mine if q.submitted_at is not None), default=None),
+        attempts_used=len(mine),
+        late_now=now > assignment.due_at,
+    )
 
 
 def assignment_barring_tools(user: User, now: datetime | None = None) -> Assignment | None:

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -12,19 +11,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tutor.accounts.permissions import learner_required, teacher_required
+from tutor.core.assignment_policy import Refusal, WorkRefused
 from tutor.quizzes.models import Quiz
-from tutor.quizzes.selectors import skill_rows, suggested_skills
 from tutor.quizzes.services import QuizError
 
 from . import assignments
-from .forms import AssignmentForm, ClassForm, JoinForm, LearnerSignupForm
+from .forms import AssignmentForm, ClassForm, JoinForm
 from .models import Assignment
-from .results import learner_progress, progress_figures
+from .results.access import class_of_teacher
 from .selectors import (
-    class_of_teacher_or_404,
     classes_of_learner,
     classes_taught_by,
-    learner_assignments,
     members,
 )
 from .services import (
@@ -33,7 +30,6 @@ from .services import (
     join_class,
     remove_learner,
     rotate_join_code,
-    signup_and_join,
 )
 
 
@@ -58,7 +54,7 @@ def teacher_classes(request: HttpRequest) -> HttpResponse:
 
 @teacher_required
 def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
-    school_class = class_of_teacher_or_404(request.user, class_id)
+    school_class = class_of_teacher(request.user, class_id)
     join_url = request.build_absolute_uri(
         reverse("classroom:join_class") + "?" + urlencode({"code": school_class.join_code})
     )
@@ -77,7 +73,7 @@ def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
 @teacher_required
 @require_POST
 def rotate_code(request: HttpRequest, class_id: int) -> HttpResponse:
-    school_class = class_of_teacher_or_404(request.user, class_id)
+    school_class = class_of_teacher(request.user, class_id)
     rotate_join_code(teacher=request.user, school_class=school_class)
     messages.success(
         request,
@@ -90,7 +86,7 @@ def rotate_code(request: HttpRequest, class_id: int) -> HttpResponse:
 @teacher_required
 @require_POST
 def remove_member(request: HttpRequest, class_id: int, learner_id: int) -> HttpResponse:
-    school_class = class_of_teacher_or_404(request.user, class_id)
+    school_class = class_of_teacher(request.user, class_id)
     try:
         remove_learner(teacher=request.user, school_class=school_class, learner_id=learner_id)
     except ClassroomError as error:
@@ -102,7 +98,7 @@ def remove_member(request: HttpRequest, class_id: int, learner_id: int) -> HttpR
 
 @teacher_required
 def assignment_create(request: HttpRequest, class_id: int) -> HttpResponse:
-    school_class = class_of_teacher_or_404(request.user, class_id)
+    school_class = class_of_teacher(request.user, class_id)
     form = AssignmentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -140,27 +136,6 @@ def join(request: HttpRequest) -> HttpResponse:
 
 
 @learner_required
-def dashboard(request: HttpRequest) -> HttpResponse:
-    rows = skill_rows(request.user)
-    due = learner_assignments(request.user)
-    progress = learner_progress(request.user)  # after skill_rows: it counts released answers
-    return render(
-        request,
-        "classroom/dashboard.html",
-        {
-            "rows": rows,
-            "progress": progress,
-            "figures": progress_figures(progress),
-            "due": [row for row in due if row.status in {"open", "in_progress", "submitted"}],
-            "upcoming": [row for row in due if row.status == "upcoming"],
-            "finished": [row for row in due if row.status in {"done", "missed"}],
-            "suggested": suggested_skills(request.user, 3),
-            "classes": classes_of_learner(request.user),
-        },
-    )
-
-
-@learner_required
 @require_POST
 def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
     assignment = get_object_or_404(
@@ -171,7 +146,7 @@ def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
             round_ = assignments.start_table_round(learner=request.user, assignment=assignment)
         else:
             quiz = assignments.start_or_resume(learner=request.user, assignment=assignment)
-    except QuizError as error:
+    except assignments.AssignmentError as error:
         messages.error(request, str(error))
         return redirect("dashboard")
     if assignment.is_table:
@@ -185,9 +160,9 @@ def assignment_submit(request: HttpRequest, quiz_id: int) -> HttpResponse:
     quiz = get_object_or_404(Quiz, pk=quiz_id, learner=request.user, assignment__isnull=False)
     try:
         assignments.submit(learner=request.user, quiz=quiz)
-    except QuizError as error:
+    except (assignments.AssignmentError, QuizError) as error:
         messages.error(request, str(error))
-        if not assignments.is_member(request.user, quiz.assignment):
+        if isinstance(error, WorkRefused) and error.refusal is Refusal.NOT_MEMBER:
             # Removed from the class: its attempts are no longer theirs to open, so the
             # summary would be a 404; the dashboard says why instead.
             return redirect("dashboard")
@@ -199,22 +174,3 @@ def assignment_submit(request: HttpRequest, quiz_id: int) -> HttpResponse:
 @login_required
 def my_classes(request: HttpRequest) -> HttpResponse:
     return join(request) if request.user.is_learner else redirect("classroom:teacher_classes")
-
-
-def signup(request: HttpRequest) -> HttpResponse:
-    """A learner signs up, and joins a class at once when they have its code."""
-    if request.user.is_authenticated:
-        return redirect("home")
-    form = LearnerSignupForm(
-        request.POST or None, initial={"join_code": request.GET.get("code", "")}
-    )
-    if request.method == "POST" and form.is_valid():
-        user = signup_and_join(
-            username=form.cleaned_data["username"],
-            password=form.cleaned_data["password1"],
-            join_code=form.cleaned_data["join_code"],
-        )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user})
-        return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})

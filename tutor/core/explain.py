@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from rules_core import Card, Contract, RuleSet, TraceEntry, suit_name
 
-from .cards import card_view, display_name
+from .cards import display_name
 
 
 @dataclass(frozen=True)
@@ -349,10 +349,6 @@ def explain_ladder(
 
 
 Explainer = Callable[[TraceEntry, str], str]
-
-
-def cards_for(codes: Iterable[str], deck: str) -> list[Any]:
-    return [card_view(code, _lang(), deck) for code in codes]
 
 
 def stoeck_sentence(result: Any) -> str:

@@ -12,20 +12,24 @@ reached from every place a request can write:
 
 SQLite has one writer at a time. A web request waits for the write lock at most
 ``JASS_SQLITE_REQUEST_BUSY_MS`` (management commands keep the longer wait of the
-settings). Once a request of this process has found the database locked, the *lock
-fuse* is on for ``LOCK_FUSE_SECONDS``: new connections wait only ``FUSED_BUSY_MS``, so
-further writes get the 503 page at once instead of holding a worker each, and the
-workers stay free for reads, which WAL lets run beside a writer.
+settings). Once a request has found the database locked, the *lock fuse* is on for
+``LOCK_FUSE_SECONDS`` in every worker process of the server (a file beside the
+database marks it): new connections wait only ``FUSED_BUSY_MS``, so further writes get
+the 503 page at once instead of holding a worker each, and the workers stay free for
+reads, which WAL lets run beside a writer. Writes a page can do without (the moment a
+question was first shown, a deck preference) do not wait at all (``no_lock_wait``).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -49,24 +53,60 @@ FUSED_BUSY_MS = 100
 # --- the lock fuse ------------------------------------------------------------------
 
 
-class LockFuse:
-    """Per process: "a request here found the database locked a moment ago"."""
+def sqlite_fuse_path() -> Path | None:
+    """The file beside the default SQLite database that marks the fuse for every worker
+    process of the server; None for other databases and in-memory SQLite (tests)."""
+    settings_dict = connections["default"].settings_dict
+    name = str(settings_dict.get("NAME") or "")
+    if not settings_dict["ENGINE"].endswith("sqlite3") or not name or "memory" in name:
+        return None
+    return Path(f"{name}-fuse")
 
-    def __init__(self) -> None:
+
+class LockFuse:
+    """Per server: "a request here found the database locked a moment ago".
+
+    Each process remembers its own trip; the file ``path()`` (its modification time)
+    carries a trip to the server's other worker processes, so that one 503 spares every
+    worker the full wait, not only the one that tripped. Without a file (other
+    databases, in-memory SQLite) the fuse is per process.
+    """
+
+    def __init__(self, path: Callable[[], Path | None] = sqlite_fuse_path) -> None:
         self._until = 0.0
         self._lock = threading.Lock()
+        self._path = path
 
     def trip(self) -> None:
         with self._lock:
             self._until = time.monotonic() + LOCK_FUSE_SECONDS
+        path = self._path()
+        if path is not None:
+            try:
+                path.touch()
+                os.utime(path)  # touch() keeps the old time when the file exists
+            except OSError as error:  # a read-only folder: the fuse stays per process
+                logger.info("could not mark the lock fuse in %s: %s", path, error)
 
     def reset(self) -> None:
         with self._lock:
             self._until = 0.0
+        path = self._path()
+        if path is not None:
+            path.unlink(missing_ok=True)
 
     @property
     def on(self) -> bool:
-        return time.monotonic() < self._until
+        if time.monotonic() < self._until:
+            return True
+        path = self._path()
+        if path is None:
+            return False
+        try:
+            tripped_at = path.stat().st_mtime
+        except OSError:
+            return False
+        return 0 <= time.time() - tripped_at < LOCK_FUSE_SECONDS
 
 
 lock_fuse = LockFuse()

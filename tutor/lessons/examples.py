@@ -738,6 +738,33 @@ def _unbacked_numbers(sentence: str, backed: set[int]) -> list[int]:
     return sorted({int(n) for n in _NUMBER.findall(text) if int(n) > 10} - ok)
 
 
+def _check_mentions(lesson: LessonFile, chunk: str, near: list[ExampleSpec], line: int) -> bool:
+    """Raise when ``chunk`` names a team or player no expect line of ``near`` backs;
+    False when it names none (nothing more to check)."""
+    teams, players = mentions(chunk)
+    if not teams and not players:
+        return False
+    backed_teams: set[int] = set()
+    backed_players: set[int] = set()
+    for spec in near:
+        t, p = _backing(spec)
+        backed_teams |= t
+        backed_players |= p
+    missing = [f"Team {n}" for n in sorted(teams - backed_teams)]
+    missing += [f"player {n}" for n in sorted(players - backed_players)]
+    if missing:
+        raise ExpectationError(
+            f"{lesson.path}:{line + lesson.body_offset}: the prose names "
+            f"{', '.join(missing)} next to the example at {_where(lesson, near)}, but no "
+            "expect: line there says anything about them"
+        )
+    return True
+
+
+def _where(lesson: LessonFile, near: list[ExampleSpec]) -> str:
+    return ", ".join(f"line {spec.line + lesson.body_offset}" for spec in near)
+
+
 def check_prose(lesson: LessonFile, evaluated: dict[int, Evaluated] | None = None) -> None:
     """Every team or player named by number next to an example, or in its caption, is
     backed by one of the expect lines of the examples beside it (or, for a player,
@@ -756,33 +783,16 @@ def check_prose(lesson: LessonFile, evaluated: dict[int, Evaluated] | None = Non
         lesson.body.count("\n", 0, h.start()) + 1 for h in _HEADING_START.finditer(lesson.body)
     ]
     for chunk, near, line in [*_neighbourhoods(lesson.body), *captions]:
-        teams, players = mentions(chunk)
-        if not teams and not players:
+        if not _check_mentions(lesson, chunk, near, line):
             continue
-        backed_teams: set[int] = set()
-        backed_players: set[int] = set()
-        for spec in near:
-            t, p = _backing(spec)
-            backed_teams |= t
-            backed_players |= p
-        missing = [f"Team {n}" for n in sorted(teams - backed_teams)]
-        missing += [f"player {n}" for n in sorted(players - backed_players)]
-        where = ", ".join(f"line {spec.line + lesson.body_offset}" for spec in near)
-        if missing:
-            raise ExpectationError(
-                f"{lesson.path}:{line + lesson.body_offset}: the prose names "
-                f"{', '.join(missing)} next to the example at {where}, but no expect: line "
-                "there says anything about them"
-            )
         start = max(h for h in headings if h <= line)
         end = next((h for h in headings if h > line), len(lesson.body) + 1)  # past any line
         backed = set(RULE_NUMBERS)
         for spec in near:
             backed |= engine_numbers(example(spec).data)
             backed |= {int(n) for e in spec.expects for n in re.findall(r"\d+", e.text)}
-        section = [
-            example(e) for e in examples if start <= e.line and (end is None or e.line < end)
-        ]
+        section = [example(e) for e in examples if start <= e.line < end]
+        where = _where(lesson, near)
         _check_sentences(chunk, lesson.path, line + lesson.body_offset, where, backed, section)
 
 

@@ -7,9 +7,13 @@ templates only ever receive the parts a learner may see before answering.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from teaching import mastery
 
 
 class Skill(models.TextChoices):
@@ -134,3 +138,15 @@ class SkillState(models.Model):
 
     def __str__(self) -> str:
         return f"{self.learner}: {self.skill} {self.mastery:.2f}"
+
+    def review(self, correct: bool, when: datetime, seconds: float | None = None) -> None:
+        """Count one answer given at ``when`` (``seconds`` after it was shown, if
+        known), in memory: mastery moves (BKT) and the card has one FSRS review (see
+        teaching.mastery). The caller saves, or only reads (the selectors)."""
+        self.mastery = mastery.update(self.mastery, correct)
+        self.attempts += 1
+        self.correct += int(correct)
+        self.streak = self.streak + 1 if correct else 0
+        # An answer released later may be older than one already counted.
+        self.last_answered_at = max(filter(None, (self.last_answered_at, when)))
+        self.fsrs_card, self.due_at = mastery.review(self.fsrs_card, correct, seconds, when)

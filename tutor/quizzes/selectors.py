@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -11,6 +12,7 @@ from django.utils import timezone
 
 from teaching import mastery
 from tutor.accounts.models import User
+from tutor.core.assignment_policy import Refusal, refusal
 
 from .models import Quiz, QuizQuestion, Skill, SkillState
 
@@ -31,7 +33,11 @@ def left_class(quiz: Quiz) -> bool:
     was removed from: removal ends access to it (what was saved stays for the teacher)."""
     if quiz.assignment_id is None or quiz.submitted_at is not None:
         return False
-    return not quiz.assignment.school_class.memberships.filter(learner_id=quiz.learner_id).exists()
+    assignment = quiz.assignment
+    return (
+        assignment is not None
+        and refusal(assignment, quiz.learner_id, timezone.now()) is Refusal.NOT_MEMBER
+    )
 
 
 def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
@@ -104,18 +110,62 @@ class SkillRow:
         return self.mastery >= mastery.MASTERED
 
 
+def answer_seconds(question: QuizQuestion, answered_at: datetime | None = None) -> float | None:
+    """How long the learner took for ``question``, from being shown to ``answered_at``
+    (default: its stored answer time); None when either is unknown or the clock ran
+    backwards."""
+    answered_at = answered_at or question.answered_at
+    if question.shown_at is None or answered_at is None:
+        return None
+    seconds = (answered_at - question.shown_at).total_seconds()
+    return seconds if seconds >= 0 else None
+
+
+def released_answers(learner_ids: Iterable[int], now: datetime) -> list[QuizQuestion]:
+    """The learners' answers that have not moved mastery yet although their
+    explanations are visible by ``now`` (an "after the due date" assignment whose
+    due date passed), oldest first; one query."""
+    pending = (
+        QuizQuestion.objects.filter(
+            quiz__learner_id__in=list(learner_ids),
+            answered_at__isnull=False,
+            skill_recorded_at__isnull=True,
+        )
+        .select_related("quiz__assignment")
+        .order_by("answered_at", "pk")
+    )
+    return [
+        question
+        for question in pending
+        if question.quiz.assignment is None or question.quiz.assignment.explanations_visible(now)
+    ]
+
+
+def skill_states(learner_ids: Iterable[int], now: datetime) -> dict[tuple[int, str], SkillState]:
+    """The learners' mastery by (learner id, skill) as it stands at ``now``: the stored
+    states with :func:`released_answers` counted in memory, in the order given, as
+    :func:`~tutor.quizzes.services.settle_released_answers` stores them. Two queries,
+    no write: a page shows the same before and after the answers are settled."""
+    ids = list(learner_ids)
+    states = {(s.learner_id, s.skill): s for s in SkillState.objects.filter(learner_id__in=ids)}
+    for question in released_answers(ids, now):
+        key, given = (question.quiz.learner_id, question.kind), question.answered_at
+        if given is None:  # released_answers are answered; this tells mypy
+            continue
+        if key not in states:
+            states[key] = SkillState(learner_id=key[0], skill=key[1], mastery=mastery.P_INIT)
+        states[key].review(bool(question.correct), given, answer_seconds(question))
+    return states
+
+
 def skill_rows(learner: User, now: datetime | None = None) -> list[SkillRow]:
     """Every skill with the learner's mastery, including skills never practised.
 
-    Answers whose explanations were released since they were given count first
-    (:func:`~tutor.quizzes.services.settle_released_answers`); until then mastery does
-    not show whether they were right.
+    Answers whose explanations were released since they were given count (see
+    :func:`skill_states`); until then mastery does not show whether they were right.
     """
-    from .services import settle_released_answers
-
     now = now or timezone.now()
-    settle_released_answers([learner.pk], now)
-    states = {s.skill: s for s in SkillState.objects.filter(learner=learner)}
+    states = {skill: s for (_id, skill), s in skill_states([learner.pk], now).items()}
     rows = []
     for skill, label in Skill.choices:
         state = states.get(skill)

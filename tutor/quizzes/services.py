@@ -21,9 +21,13 @@ from rules_core import RuleSet
 from teaching import mastery
 from teaching.generators import Question, generate
 from tutor.accounts.models import User
+from tutor.core.assignment_policy import WorkRefused, check_work
 from tutor.core.middleware import write_unless_locked
 
 from .models import Quiz, QuizQuestion, Skill, SkillState
+from .selectors import answer_seconds, released_answers
+
+__all__ = ["answer_seconds"]  # kept here for its callers; it lives in selectors
 
 PRACTICE_LENGTH = 5
 MAX_QUESTIONS = 50
@@ -45,18 +49,19 @@ class AttemptClosed(QuizError):
     pass
 
 
+class AnswerRefused(WorkRefused, AttemptClosed):
+    """The assignment policy (``tutor.core.assignment_policy``) refuses the answer."""
+
+
 def check_can_answer(quiz: Quiz, now: datetime) -> None:
-    """Raise when an assignment attempt takes no more answers (practice always does)."""
+    """Raise :class:`AttemptClosed` when an assignment attempt takes no more answers:
+    it was submitted, or the assignment policy refuses (:class:`AnswerRefused`).
+    Practice always takes answers."""
     if quiz.assignment is None:
         return
     if quiz.submitted_at is not None:
         raise AttemptClosed(_("This attempt has been submitted; it takes no more answers."))
-    if quiz.assignment.is_closed(now):
-        raise AttemptClosed(_("The due date has passed; this assignment takes no more work."))
-    if not quiz.assignment.school_class.memberships.filter(learner_id=quiz.learner_id).exists():
-        raise AttemptClosed(
-            _("You are no longer in this class, so this assignment takes no more answers.")
-        )
+    check_work(quiz.assignment, quiz.learner_id, now, error=AnswerRefused)
 
 
 def explanations_visible(quiz: Quiz, now: datetime | None = None) -> bool:
@@ -137,6 +142,10 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
     # whether the answer was right (issue 12: nothing shown may depend on correctness
     # before the assignment releases it).
     counts_now = explanations_visible(question.quiz, now)
+    if counts_now:
+        # Answers released since count first, in the order they were given; pages
+        # only show them (selectors.skill_states), this is where they are stored.
+        settle_released_answers([learner.pk], now)
     with transaction.atomic():
         # The condition makes the write happen once even when two requests race.
         updated = QuizQuestion.objects.filter(pk=question.pk, answered_at__isnull=True).update(
@@ -149,7 +158,7 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
             raise AlreadyAnswered("This question has been answered already.")
         if counts_now:
             state = _record_skill(
-                learner, question.kind, correct, now, answer_seconds(question, now)
+                learner.pk, question.kind, correct, now, answer_seconds(question, now)
             )
         else:
             state = None
@@ -166,34 +175,32 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
 
 
 def settle_released_answers(learner_ids: Iterable[int], now: datetime | None = None) -> int:
-    """Let answers whose explanations have been released since they were given move
-    their learners' mastery, in the order they were given; returns how many did.
+    """Store what the selectors show: let answers whose explanations have been
+    released since they were given move their learners' mastery, in the order they
+    were given; returns how many did.
 
-    Each answer counts once even when two requests settle at the same moment (the
-    conditional update decides which one applies it).
+    Pages only read (:func:`~tutor.quizzes.selectors.skill_states` applies these
+    answers in memory), so this runs where the site writes anyway: before a learner's
+    next answer (:func:`answer`), from ``manage.py settle_released_answers`` (cron) and
+    after the demo data. Each answer counts once even when two requests settle at the
+    same moment (the conditional update decides which one applies it).
     """
     now = now or timezone.now()
-    pending = (
-        QuizQuestion.objects.filter(
-            quiz__learner_id__in=list(learner_ids),
-            answered_at__isnull=False,
-            skill_recorded_at__isnull=True,
-        )
-        .select_related("quiz__assignment", "quiz__learner")
-        .order_by("answered_at", "pk")
-    )
     applied = 0
-    for question in pending:
-        if not explanations_visible(question.quiz, now):
+    for question in released_answers(learner_ids, now):
+        if question.answered_at is None:  # released_answers are answered; this tells mypy
             continue
         with transaction.atomic():
             won = QuizQuestion.objects.filter(
                 pk=question.pk, skill_recorded_at__isnull=True
             ).update(skill_recorded_at=now)
             if won:
-                learner, correct = question.quiz.learner, bool(question.correct)
                 _record_skill(
-                    learner, question.kind, correct, question.answered_at, answer_seconds(question)
+                    question.quiz.learner_id,
+                    question.kind,
+                    bool(question.correct),
+                    question.answered_at,
+                    answer_seconds(question),
                 )
                 applied += 1
     return applied
@@ -206,34 +213,17 @@ def record_skill(learner: User, skill: str, correct: bool, when: datetime) -> Sk
     How long the decision took is not known here, so a right one is rated Good."""
     if skill not in Skill.values:
         raise QuizError(f"Unknown skill: {skill}")
-    return _record_skill(learner, skill, correct, when)
-
-
-def answer_seconds(question: QuizQuestion, answered_at: datetime | None = None) -> float | None:
-    """How long the learner took for ``question``, from being shown to ``answered_at``
-    (default: its stored answer time); None when either is unknown or the clock ran
-    backwards."""
-    answered_at = answered_at or question.answered_at
-    if question.shown_at is None or answered_at is None:
-        return None
-    seconds = (answered_at - question.shown_at).total_seconds()
-    return seconds if seconds >= 0 else None
+    return _record_skill(learner.pk, skill, correct, when)
 
 
 def _record_skill(
-    learner: User, skill: str, correct: bool, now: datetime, seconds: float | None = None
+    learner_id: int, skill: str, correct: bool, now: datetime, seconds: float | None = None
 ) -> SkillState:
-    """One answer moves mastery (BKT) and is one FSRS review (see teaching.mastery)."""
+    """One answer moves mastery (BKT) and is one FSRS review (SkillState.review)."""
     state, _created = SkillState.objects.select_for_update().get_or_create(
-        learner=learner, skill=skill, defaults={"mastery": mastery.P_INIT}
+        learner_id=learner_id, skill=skill, defaults={"mastery": mastery.P_INIT}
     )
-    state.mastery = mastery.update(state.mastery, correct)
-    state.attempts += 1
-    state.correct += int(correct)
-    state.streak = state.streak + 1 if correct else 0
-    # An answer released later may be older than one already counted.
-    state.last_answered_at = max(filter(None, (state.last_answered_at, now)))
-    state.fsrs_card, state.due_at = mastery.review(state.fsrs_card, correct, seconds, now)
+    state.review(correct, now, seconds)
     state.save()
     return state
 

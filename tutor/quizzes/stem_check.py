@@ -382,22 +382,30 @@ def _facts_announce(q: Question, view: QuestionView) -> Iterator[str]:
     yield from _timeline_facts(q, body)
     solution = view.solution
     if body["sub"] == "deadline":
-        seat = int(inputs["asked"])
-        after = next(a for s, _v, a in inputs["announcements"] if s == seat)
-        # R5.4: with the player's own card; the last player's word waits until the
-        # trick is gathered, anybody else's until the next card.
-        truth = (
-            "in_time" if after == seat else "trick_gathered" if seat == 3 else "next_card_played"
-        )
-        if solution and solution["deadline"] != truth:
-            yield f"the explanation says {solution['deadline']}; R5.4 gives {truth}"
+        yield from _deadline_facts(inputs, solution)
         return
     if [_codes(seat["hand"]) for seat in body["seats"]] != inputs["hands"]:
         yield "the hands shown are not the question's hands"
     if body["factor"] != _rules(q).factor(_contract(q)):
         yield f"the stem states factor {body['factor']}; the rule set gives another"
-    if not solution:
-        return
+    if solution:
+        yield from _announced_claims_facts(q, solution)
+
+
+def _deadline_facts(inputs: dict[str, Any], solution: Any) -> Iterator[str]:
+    seat = int(inputs["asked"])
+    after = next(a for s, _v, a in inputs["announcements"] if s == seat)
+    # R5.4: with the player's own card; the last player's word waits until the
+    # trick is gathered, anybody else's until the next card.
+    truth = "in_time" if after == seat else "trick_gathered" if seat == 3 else "next_card_played"
+    if solution and solution["deadline"] != truth:
+        yield f"the explanation says {solution['deadline']}; R5.4 gives {truth}"
+
+
+def _announced_claims_facts(q: Question, solution: Any) -> Iterator[str]:
+    """Who writes, whose melds and which claims the explanation states, against
+    resolve_weis over the claims announced in time (R5.4a)."""
+    inputs = q.inputs
     claims: list[int | None] = [None] * 4
     for seat, value, after in inputs["announcements"]:
         if after == seat:  # in time (R5.4)
@@ -785,22 +793,34 @@ def _sums(sentence: str) -> Iterator[str]:
 def _claims(
     rendered: Rendered, part: str, sentence: str, contract: Contract | None
 ) -> Iterator[str]:
-    q, lang = rendered.question, rendered.lang
-    names = _names(lang, rendered.deck)
-    rules = rendered.rules
+    names = _names(rendered.lang, rendered.deck)
     if contract is not None:
-        # a rule-set note states the other rule set's factor too; check_rule_set checks it
-        for number in FACTOR.findall(sentence) if part != "rule-set-notes" else ():
-            if int(number) != rules.factor(contract):
-                yield f"factor {number}: {contract.code} counts with {rules.factor(contract)}"
-        for groups in TRUMP_SUIT[lang].findall(sentence):
-            word = next(g for g in groups if g).lower()
-            suit = names.suit_of.get(word)
-            if suit is not None and suit != contract.trump:
-                yield f"names {word} as trump; the contract is {contract.code}: {sentence!r}"
-    hands = q.inputs.get("hands")
-    if not hands or not PLAYER.search(sentence):
-        return
+        yield from _contract_claims(rendered, names, part, sentence, contract)
+    hands = rendered.question.inputs.get("hands")
+    if hands and PLAYER.search(sentence):
+        yield from _holding_claims(rendered.lang, names, hands, sentence, contract)
+
+
+def _contract_claims(
+    rendered: Rendered, names: _Names, part: str, sentence: str, contract: Contract
+) -> Iterator[str]:
+    """The factor and the trump suit a sentence names are the contract's."""
+    rules = rendered.rules
+    # a rule-set note states the other rule set's factor too; check_rule_set checks it
+    for number in FACTOR.findall(sentence) if part != "rule-set-notes" else ():
+        if int(number) != rules.factor(contract):
+            yield f"factor {number}: {contract.code} counts with {rules.factor(contract)}"
+    for groups in TRUMP_SUIT[rendered.lang].findall(sentence):
+        word = next(g for g in groups if g).lower()
+        suit = names.suit_of.get(word)
+        if suit is not None and suit != contract.trump:
+            yield f"names {word} as trump; the contract is {contract.code}: {sentence!r}"
+
+
+def _holding_claims(
+    lang: str, names: _Names, hands: Any, sentence: str, contract: Contract | None
+) -> Iterator[str]:
+    """Every card a sentence says a player was dealt or holds was dealt to them."""
     claims: list[tuple[int, Card]] = []
     # cheap tests first: a round's timeline names a player on almost every line
     dealt = names.dealt.findall(sentence) if DEALT_WORD[lang] in sentence else ()

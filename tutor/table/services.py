@@ -48,6 +48,7 @@ from teaching.table import (
     referee,
 )
 from tutor.accounts.models import User
+from tutor.core.assignment_policy import WorkRefused, check_work
 from tutor.quizzes.services import record_skill
 
 from .models import Focus, TableRound
@@ -76,7 +77,7 @@ class MoveRefused(RoundError):
         self.refusal = refusal
 
 
-class RoundLocked(RoundError):
+class RoundLocked(WorkRefused, RoundError):
     """The round's assignment takes no more work from this learner (403)."""
 
 
@@ -175,23 +176,10 @@ def check_can_play(round_: TableRound, now: datetime) -> None:
     A practice round (no assignment) is always playable.
 
     The assignment comes through the round's foreign key (tutor.table does not import
-    the classroom app); its ``is_closed`` holds the rules of time.
+    the classroom app); ``tutor.core.assignment_policy`` decides.
     """
-    assignment = round_.assignment
-    if assignment is None:
-        return
-    if not assignment.school_class.memberships.filter(learner_id=round_.learner_id).exists():
-        raise RoundLocked(
-            _(
-                "You are no longer in the class of the assignment «%(title)s», so this "
-                "round takes no more moves."
-            )
-            % {"title": assignment.title}
-        )
-    if now < assignment.opens_at:
-        raise RoundLocked(_("This assignment is not open yet."))
-    if assignment.is_closed(now):
-        raise RoundLocked(_("The due date has passed; this assignment takes no more work."))
+    if round_.assignment is not None:
+        check_work(round_.assignment, round_.learner_id, now, error=RoundLocked)
 
 
 def locked_reason(round_: TableRound, now: datetime | None = None) -> str:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
@@ -11,6 +13,27 @@ from tutor.core.context_processors import current_deck
 
 from .forms import SEATS, WeisToolForm
 from .services import evaluate
+
+
+def _seats(form: WeisToolForm, cleaned: dict[str, Any], errors: list[int]) -> list[dict[str, Any]]:
+    """Each player's text field and card picker; a card another player holds shows who
+    (players count from 1)."""
+    owner = cleaned.get("owner", {})
+    hands = cleaned.get("hands", ((),) * len(SEATS))
+    seats = []
+    for seat in SEATS:
+        picked = {card.code for card in hands[seat]}
+        taken = {code: other + 1 for code, other in owner.items() if other != seat}
+        seats.append(
+            {
+                "seat": seat,
+                "text": form.text_field(seat),
+                "count": len(picked),
+                "has_error": seat in errors,
+                "picker": [(card, card.code in picked, taken.get(card.code)) for card in DECK],
+            }
+        )
+    return seats
 
 
 def weis_tool(request: HttpRequest) -> HttpResponse:
@@ -25,29 +48,13 @@ def weis_tool(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         result = evaluate(data["hands"], data["contract"], data["rules"])
     cleaned = form.cleaned_data if bound else {}
-    owner = cleaned.get("owner", {})
-    hands = cleaned.get("hands", ((),) * len(SEATS))
     errors = [seat for seat in SEATS if form.text_field(seat).errors] if bound else []
-    # Open the first player whose cards need correcting, else the one being edited.
-    edit = errors[0] if errors else (cleaned.get("edit") or 0)
-    seats = []
-    for seat in SEATS:
-        picked = {card.code for card in hands[seat]}
-        taken = {code: other + 1 for code, other in owner.items() if other != seat}
-        seats.append(
-            {
-                "seat": seat,
-                "text": form.text_field(seat),
-                "count": len(picked),
-                "has_error": seat in errors,
-                "picker": [(card, card.code in picked, taken.get(card.code)) for card in DECK],
-            }
-        )
     context = {
         "form": form,
-        "seats": seats,
-        "owner": owner,
-        "edit": edit,
+        "seats": _seats(form, cleaned, errors),
+        "owner": cleaned.get("owner", {}),
+        # Open the first player whose cards need correcting, else the one being edited.
+        "edit": errors[0] if errors else (cleaned.get("edit") or 0),
         "result": result,
         "barred_by": barred_by,
         "hands": result.hands if result else (),

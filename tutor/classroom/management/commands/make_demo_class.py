@@ -36,6 +36,7 @@ from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.db.models import Count
+from django.urls import reverse
 from django.utils import timezone
 
 from rules_core import RuleSet
@@ -484,15 +485,6 @@ class Command(BaseCommand):
             f"Learners (password {DEMO_PASSWORD}): {', '.join(names)}"
             + (", ..." if learners > len(names) else "")
         )
-        try:
-            from django.urls import reverse
-
-            newest = plans[-1].assignment
-            self.stdout.write(
-                "Results: " + reverse("classroom:assignment_results", args=[newest.pk])
-            )
-            self.stdout.write(
-                "Mastery: " + reverse("classroom:class_mastery", args=[school_class.pk])
-            )
-        except Exception:  # noqa: BLE001 - URLs may not be wired in yet
-            pass
+        newest = plans[-1].assignment
+        self.stdout.write("Results: " + reverse("classroom:assignment_results", args=[newest.pk]))
+        self.stdout.write("Mastery: " + reverse("classroom:class_mastery", args=[school_class.pk]))
