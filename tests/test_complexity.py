@@ -35,9 +35,6 @@ ALLOWED: dict[str, str] = {
     # Not in the issue's list; teaching/generators is gen23's.
     "teaching/generators/announce.py:_build_writes": "gen23",
     "teaching/generators/announce.py:solve_claims": "gen23",
-    "teaching/table/model.py:_check_scenario": "table23",
-    "teaching/table/moves.py:jasstafel_of": "table23",
-    "tutor/table/presenters.py:present": "table23",
 }
 
 
