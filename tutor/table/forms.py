@@ -8,7 +8,7 @@ referee's decision, so a tampered value gets the same refusal as any other).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -44,7 +44,7 @@ class StartForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["rules"].choices = preset_choices()
+        cast(forms.ChoiceField, self.fields["rules"]).choices = preset_choices()
 
 
 _CARDS = {c.code: c for c in DECK}
@@ -126,7 +126,8 @@ class WritesForm(MoveForm):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean() returns (its stub allows None)
         if data.get("team") not in (None, "none") and data.get("points") is None:
             self.add_error("points", _("Write how many points the team writes."))
         return data
@@ -165,7 +166,8 @@ class JasstafelForm(MoveForm):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean() returns (its stub allows None)
         team = data.get("target_team")
         if team in (None, "none"):
             return data

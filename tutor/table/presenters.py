@@ -699,7 +699,7 @@ def _given_text(j: Judgement, deck: str) -> str:
     return _target_text(given)
 
 
-TITLES = {
+TITLES: dict[str, Callable[[], str]] = {
     "play": lambda: _("Your card"),
     "announce": lambda: _("Your Weis announcement"),
     "stoeck": lambda: "Stöck",
