@@ -218,6 +218,8 @@ AXES_RESET_ON_SUCCESS = True
 # write, no hash), and the pause ends 15 minutes after the last counted failure.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_TEMPLATE = "accounts/locked.html"
+# axes' default, written out because the lockout page (throttle.py) reads it.
+AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False
 
 LOGIN_URL = "login"

@@ -420,3 +420,25 @@ def test_round_example_renders_the_jasstafel():
     assert "Jasstafel" in html
     assert html.count('class="card') >= 36
     assert "Trick 9" in html
+
+
+def test_target_example_of_a_generated_round_writes_that_rounds_blocks():
+    # R7.3: the block that crosses the target decides. A generated target example
+    # ("decides" instead of written blocks) shows the blocks its round scored.
+    from teaching.scenarios import target_scenario
+
+    params = {"decides": "stoeck", "seed": "3"}
+    data = evaluate(_spec("target", params)).data
+    scenario = target_scenario("stoeck", 3)
+    assert data["blocks"] == scenario.score.blocks
+    trick_points = sum(points for _team, points in data["tricks"])
+    assert trick_points == sum(block["tricks"] for block in scenario.score.blocks)
+    team = data["result"].team + 1
+    _check("target", params, f"target team {team} stoeck")
+    with pytest.raises(ExpectationError):
+        _check("target", params, f"target team {3 - team} stoeck")
+    with translation.override("en"):
+        html = render_to_string(
+            "lessons/examples.html#target", {"ex": evaluate(_spec("target", params)), **data}
+        )
+    assert "Stöck" in html

@@ -12,7 +12,7 @@ from .models import User
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     fieldsets = (
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),  # never None in Django; the stubs allow it
         (_("Jass tutor"), {"fields": ("role", "deck", "must_set_password", "email_verified_at")}),
     )
     add_fieldsets = (*BaseUserAdmin.add_fieldsets, (_("Jass tutor"), {"fields": ("role",)}))

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.contrib.auth.forms import (
@@ -16,9 +17,10 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_variables
 
+from tutor.core.decks import Deck
 from tutor.core.middleware import after_response
 
-from .models import Deck, User
+from .models import User
 from .names import PERSON_NAME_MAX_LENGTH, clean_person_name
 from .services import password_chosen
 from .validators import validate_new_password, validate_new_username
@@ -34,7 +36,8 @@ class LoginForm(AuthenticationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["username"]
+        # The name field is Django's UsernameField, a CharField; `fields` says Field.
+        field = cast(forms.CharField, self.fields["username"])
         field.validators.append(MaxLengthValidator(field.max_length))
 
 
@@ -51,12 +54,16 @@ class SignupForm(UserCreationForm):
             "Letters, digits and . - _ (not at the start or end); at most 150 characters."
         )
 
-    def clean_username(self) -> str | None:
+    def clean_username(self) -> str:
         """Django's checks (NFKC, no name differing only in case), then ours: the
         character profile and no look-alike of an existing name (validators.py)."""
         username = super().clean_username()
         if username:
-            existing = User.objects.values_list("username", flat=True).iterator()
+            # QuerySet.iterator() is a generator (closed below); the stubs say Iterator.
+            existing = cast(
+                Generator[str, None, None],
+                User.objects.values_list("username", flat=True).iterator(),
+            )
             try:
                 validate_new_username(username, existing)
             finally:
@@ -99,24 +106,33 @@ class TeacherSignupForm(SignupForm):
         return User.objects.normalize_email(self.cleaned_data["email"])
 
 
-class NewPasswordMixin:
+if TYPE_CHECKING:
+    # The mixin goes before SetPasswordForm or PasswordChangeForm (a SetPasswordForm);
+    # the type checker sees that base, the running code a plain mixin.
+    _PasswordFormBase = SetPasswordForm[User]
+else:
+    _PasswordFormBase = object
+
+
+class NewPasswordMixin(_PasswordFormBase):
     """A new password must differ from the current one (``validate_new_password``);
     saving it is :func:`~tutor.accounts.services.password_chosen`."""
 
     def save(self, commit: bool = True) -> User:
-        user: User = self.user  # type: ignore[attr-defined]
-        password: str = self.cleaned_data["new_password1"]  # type: ignore[attr-defined]
-        return password_chosen(user, password, commit=commit)
+        password: str = self.cleaned_data["new_password1"]
+        return password_chosen(self.user, password, commit=commit)
 
     @sensitive_variables("password")
-    def validate_password_for_user(self, user: User, password_field_name: str = "new_password2"):
-        super().validate_password_for_user(user, password_field_name)  # type: ignore[misc]
-        password = self.cleaned_data.get(password_field_name)  # type: ignore[attr-defined]
-        if password and not self.has_error(password_field_name):  # type: ignore[attr-defined]
+    def validate_password_for_user(
+        self, user: User, password_field_name: str = "new_password2"
+    ) -> None:
+        super().validate_password_for_user(user, password_field_name)
+        password = self.cleaned_data.get(password_field_name)
+        if password and not self.has_error(password_field_name):
             try:
                 validate_new_password(password, user)
             except ValidationError as error:
-                self.add_error(password_field_name, error)  # type: ignore[attr-defined]
+                self.add_error(password_field_name, error)
 
 
 class FirstPasswordForm(NewPasswordMixin, SetPasswordForm):

@@ -8,16 +8,20 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
+
+from tutor.accounts.http import AuthedRequest
+from tutor.accounts.models import Role
 
 View = Callable[..., HttpResponse]
 
 
-def role_required(role: str) -> Callable[[View], View]:
+def role_required(role: Role) -> Callable[[View], View]:
     def decorator(view: View) -> View:
         @login_required
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: AuthedRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            # login_required above has already sent an anonymous visitor to the login page.
             if request.user.role != role:
                 raise PermissionDenied
             return view(request, *args, **kwargs)
@@ -27,5 +31,5 @@ def role_required(role: str) -> Callable[[View], View]:
     return decorator
 
 
-teacher_required = role_required("teacher")
-learner_required = role_required("learner")
+teacher_required = role_required(Role.TEACHER)
+learner_required = role_required(Role.LEARNER)

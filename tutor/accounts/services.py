@@ -8,7 +8,7 @@ import logging
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
@@ -146,7 +146,7 @@ def _unverified() -> dict[str, object]:
     return {"role": Role.PENDING_TEACHER, "is_active": False, "email_verified_at": None}
 
 
-def purge_unverified_teachers(now=None) -> int:
+def purge_unverified_teachers(now: datetime | None = None) -> int:
     """Delete sign-ups whose verification link has expired: their user names and
     addresses are free again, and nothing of them is kept."""
     now = now or timezone.now()

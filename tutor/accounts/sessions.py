@@ -9,10 +9,19 @@ of decoding the whole table (issue 22, item 2). Everything else is Django's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+
+if TYPE_CHECKING:
+    from .models import UserSession
+
+    # django-stubs makes the store generic in its model; Django's class is not
+    # subscriptable at run time, so only the type checker sees the parameter.
+    _Store = DatabaseSessionStore[UserSession]
+else:
+    _Store = DatabaseSessionStore
 
 
 def user_id_of(data: dict[str, Any]) -> int | None:
@@ -28,15 +37,15 @@ def user_id_of(data: dict[str, Any]) -> int | None:
         return None
 
 
-class SessionStore(DatabaseSessionStore):
+class SessionStore(_Store):
     @classmethod
-    def get_model_class(cls) -> Any:
+    def get_model_class(cls) -> type[UserSession]:
         # Imported here: Django imports the session engine before the apps are ready.
         from .models import UserSession
 
         return UserSession
 
-    def create_model_instance(self, data: dict[str, Any]) -> Any:
+    def create_model_instance(self, data: dict[str, Any]) -> UserSession:
         session = super().create_model_instance(data)
         session.user_id = user_id_of(data)
         return session

@@ -31,6 +31,7 @@ import ipaddress
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from axes.attempts import get_cool_off_threshold
 from axes.handlers.database import AxesDatabaseHandler
@@ -45,7 +46,16 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from .models import RateEvent
+from .models import RateEvent, User
+
+
+class AxesRequest(HttpRequest):
+    """A login request as axes' handlers see it (an annotation, like
+    ``tutor.core.http``): axes sets the address it counts, this module marks a request
+    whose address reached its limit."""
+
+    axes_ip_address: str | None
+    jass_address_locked: bool
 
 
 def client_address(request: HttpRequest) -> str | None:
@@ -93,7 +103,7 @@ def login_name(username: str) -> str:
     return unicodedata.normalize("NFKC", username).casefold()[:255]
 
 
-def axes_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+def axes_username(request: HttpRequest, credentials: dict[str, Any] | None = None) -> str | None:
     """``AXES_USERNAME_CALLABLE``: the typed name (as axes would take it), normalised by
     :func:`login_name`, for counting, locking, resetting and logging alike."""
     field = getattr(settings, "AXES_USERNAME_FORM_FIELD", "username")
@@ -120,12 +130,12 @@ class AddressThrottlingHandler(AxesDatabaseHandler):
     say that the address, not the name, is paused.
     """
 
-    def get_failures(self, request: HttpRequest, credentials: dict | None = None) -> int:
+    def get_failures(self, request: AxesRequest, credentials: dict[str, Any] | None = None) -> int:
         pair = super().get_failures(request, credentials)
         address = request.axes_ip_address
         if address is None:
             return pair
-        recent = {"ip_address": address}
+        recent: dict[str, object] = {"ip_address": address}
         if settings.AXES_COOLOFF_TIME is not None:
             recent["attempt_time__gte"] = get_cool_off_threshold(request)
         if _failures(**recent) >= settings.JASS_LOGIN_ADDRESS_FAILURE_LIMIT:
@@ -135,7 +145,9 @@ class AddressThrottlingHandler(AxesDatabaseHandler):
 
 
 def lockout_response(
-    request: HttpRequest, original_response: HttpResponse | None = None, credentials=None
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """The lockout page (``AXES_LOCKOUT_CALLABLE``), 429, for a name or an address."""
     if getattr(request, "jass_address_locked", False):
@@ -158,16 +170,16 @@ def lockout_response(
 # lock blocks both the form and the login. The lockout page comes from axes' middleware.
 
 
-def _credentials(user) -> dict[str, str]:
+def _credentials(user: User) -> dict[str, str]:
     return {getattr(settings, "AXES_USERNAME_FORM_FIELD", "username"): user.get_username()}
 
 
-def password_check_locked(request: HttpRequest, user) -> bool:
+def password_check_locked(request: HttpRequest, user: User) -> bool:
     """Whether ``user`` may not try a password from this address now."""
     return AxesProxyHandler.is_locked(request, _credentials(user))
 
 
-def record_wrong_password(request: HttpRequest, user, sender: str) -> None:
+def record_wrong_password(request: HttpRequest, user: User, sender: str) -> None:
     """Count a wrong current password as a failed login of ``user`` (logged by axes)."""
     user_login_failed.send(sender=sender, credentials=_credentials(user), request=request)
 

@@ -13,16 +13,18 @@ from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.utils.crypto import constant_time_compare
 from django.utils.http import base36_to_int
 
+from tutor.accounts.models import User
+
 
 class EmailVerificationTokenGenerator(PasswordResetTokenGenerator):
     key_salt = "tutor.accounts.tokens.EmailVerificationTokenGenerator"
 
-    def _make_hash_value(self, user, timestamp: int) -> str:
+    def _make_hash_value(self, user: User, timestamp: int) -> str:
         verified = user.email_verified_at
         state = "" if verified is None else verified.replace(microsecond=0, tzinfo=None)
         return f"{user.pk}{user.email}{state}{user.is_active}{timestamp}"
 
-    def check_token(self, user, token: str | None) -> bool:
+    def check_token(self, user: User | None, token: str | None) -> bool:
         """Django's check, with this token's own age limit instead of the reset's."""
         if not (user and token):
             return False

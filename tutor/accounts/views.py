@@ -1,12 +1,19 @@
 from __future__ import annotations
 
 import logging
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    SetPasswordForm,
+)
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -16,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from tutor.accounts.http import AuthedRequest
 from tutor.core.context_processors import DECK_COOKIE_AGE, DECK_COOKIE_NAME
 from tutor.core.middleware import no_lock_wait
 
@@ -29,6 +37,7 @@ from .forms import (
     TeacherSignupForm,
 )
 from .mail import MailError
+from .models import User
 
 logger = logging.getLogger("tutor.accounts.security")
 
@@ -86,7 +95,7 @@ class LoginView(auth_views.LoginView):
     def get_initial(self) -> dict[str, str]:
         return {"username": self.request.GET.get("u", "")[:150]}
 
-    def get_form(self, form_class=None):
+    def get_form(self, form_class: type[AuthenticationForm] | None = None) -> AuthenticationForm:
         form = super().get_form(form_class)
         if self.get_initial()["username"]:
             # The name is there already: the cursor waits in the password field.
@@ -95,7 +104,8 @@ class LoginView(auth_views.LoginView):
         return form
 
     def get_default_redirect_url(self) -> str:
-        user = self.request.user
+        # Asked after the login (or for a user logged in already), so not anonymous.
+        user = cast(User, self.request.user)
         if user.must_set_password:
             return reverse("first_password")
         if user.is_pending_teacher:
@@ -108,7 +118,7 @@ class LoginView(auth_views.LoginView):
 
 @never_cache
 @login_required
-def first_password(request: HttpRequest) -> HttpResponse:
+def first_password(request: AuthedRequest) -> HttpResponse:
     """Replace a one-time password (login card, teacher's reset) with one's own. The
     middleware sends such accounts here from every page until it is done."""
     if not request.user.must_set_password:
@@ -133,18 +143,19 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     form_class = OwnPasswordChangeForm
     success_url = reverse_lazy("password_change_done")
+    request: AuthedRequest  # Django's view is login_required
 
-    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if throttle.password_check_locked(request, request.user):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if throttle.password_check_locked(request, self.request.user):
             return throttle.lockout_response(request)
         return super().post(request, *args, **kwargs)
 
-    def form_invalid(self, form) -> HttpResponse:
+    def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
         if form.has_error("old_password", "password_incorrect"):
             throttle.record_wrong_password(self.request, self.request.user, sender=__name__)
         return super().form_invalid(form)
 
-    def form_valid(self, form) -> HttpResponse:
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
         logger.info(
             "password changed by user %s from %s",
             self.request.user.pk,
@@ -162,7 +173,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     subject_template_name = "registration/password_reset_subject.txt"
     form_class = ResetForm
 
-    def form_valid(self, form) -> HttpResponse:
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         address = throttle.address_of(self.request)
         if not throttle.allow(throttle.RESET_PER_ADDRESS, address):
             logger.warning("password reset refused: too many requests from %s", address)
@@ -179,8 +190,10 @@ class PasswordResetView(auth_views.PasswordResetView):
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     form_class = FirstPasswordForm
 
-    def form_valid(self, form) -> HttpResponse:
-        logger.info("password reset by e-mail link for user %s", self.user.pk)
+    def form_valid(self, form: SetPasswordForm[User]) -> HttpResponse:
+        # The form is shown only for a valid link, which set self.user.
+        user = cast(User, self.user)
+        logger.info("password reset by e-mail link for user %s", user.pk)
         return super().form_valid(form)
 
 
@@ -244,7 +257,7 @@ def verify_email(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     post confirms, so a mail scanner that opens links confirms nothing."""
     user = services.user_from_uid(uidb64)
     valid = services.verification_valid(user, token)
-    if request.method == "POST" and valid:
+    if request.method == "POST" and valid and user is not None:  # valid: never None
         user = services.verify_teacher_email(user, link=request.build_absolute_uri)
         return render(request, "accounts/verify_email.html", {"done": True, "account": user})
     status = 200 if valid or request.method == "GET" else 400
@@ -253,7 +266,7 @@ def verify_email(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
 
 
 @login_required
-def teacher_pending(request: HttpRequest) -> HttpResponse:
+def teacher_pending(request: AuthedRequest) -> HttpResponse:
     if not request.user.is_pending_teacher:
         return redirect("home")
     return render(request, "accounts/teacher_pending.html")

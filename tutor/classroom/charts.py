@@ -229,7 +229,9 @@ def _heat_layout(
     )
     header_lines = tuple(tuple(wrap(c, cell_width - 6, 11)) for c in columns)
     header_height = 14 * max((len(lines) for lines in header_lines), default=1) + 10
-    tops, rules, y = [], [], header_height
+    tops: list[float] = []
+    rules: list[float] = []
+    y: float = header_height
     for row in rows:
         if row.separated:
             rules.append(y + _HEAT_GAP / 2)
@@ -447,6 +449,7 @@ def line_panel(
         _text(width, 15, value_text, anchor="end"),
         _rect(left, top, plot_w, plot_h, "#f6f6f4"),
     ]
+    v: float | None  # the axis' ends here, the values (None: a gap) below
     for v, text in ((0.0, "0"), (1.0, "100")):
         parts.append(_text(left - 4, py(v) + 4, text, size=10, anchor="end", fill=SOFT_INK))
     if threshold is not None:

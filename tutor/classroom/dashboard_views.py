@@ -9,9 +9,10 @@ asks for skills and progress does not matter.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
+from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import learner_required
 from tutor.quizzes.selectors import skill_rows, suggested_skills
 
@@ -20,7 +21,7 @@ from .selectors import classes_of_learner, learner_assignments
 
 
 @learner_required
-def dashboard(request: HttpRequest) -> HttpResponse:
+def dashboard(request: AuthedRequest) -> HttpResponse:
     rows = skill_rows(request.user)
     due = learner_assignments(request.user)
     progress = learner_progress(request.user)

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils import timezone
@@ -129,7 +129,8 @@ class AssignmentForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["rules_preset"].choices = preset_choices()
+        # `fields` holds Field; this one is a ChoiceField.
+        cast(forms.ChoiceField, self.fields["rules_preset"]).choices = preset_choices()
         # Formatted here, in the request's language (a lazy text formatted at import
         # time would be fixed in the language of the import).
         self.fields["round_count"].help_text = _(
@@ -152,7 +153,8 @@ class AssignmentForm(forms.Form):
         return clean_display_name(self.cleaned_data["title"])
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean() returns (its stub allows None)
         # Dates near year 1 or 9999 cannot be stored (OverflowError in the time zone
         # conversion); no class needs anything outside these years.
         for name in ("opens_at", "due_at"):

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
 from tutor.accounts import throttle
+from tutor.accounts.http import AuthedRequest
 from tutor.accounts.models import User
 from tutor.accounts.permissions import learner_required
 
@@ -43,7 +44,7 @@ class ConfirmDeletionForm(forms.Form):
         self.learner = learner
 
     def clean_username(self) -> str:
-        typed = self.cleaned_data["username"]
+        typed: str = self.cleaned_data["username"]
         if typed.casefold() != self.learner.username.casefold():
             raise forms.ValidationError(
                 _("This is not the username of the account. Type %(name)s.")
@@ -65,7 +66,7 @@ class ConfirmOwnDeletionForm(ConfirmDeletionForm):
     )
 
     def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
+        password: str = self.cleaned_data["password"]
         if not self.learner.check_password(password):
             raise forms.ValidationError(
                 _("Your password was entered incorrectly. Please enter it again."),
@@ -90,13 +91,13 @@ def _overview(request: HttpRequest, access: privacy.Access) -> HttpResponse:
 
 @never_cache
 @learner_required
-def mine(request: HttpRequest) -> HttpResponse:
+def mine(request: AuthedRequest) -> HttpResponse:
     return _overview(request, privacy.access_to(request.user, request.user.pk))
 
 
 @never_cache
 @login_required
-def overview(request: HttpRequest, learner_id: int) -> HttpResponse:
+def overview(request: AuthedRequest, learner_id: int) -> HttpResponse:
     return _overview(request, privacy.access_to(request.user, learner_id))
 
 
@@ -124,7 +125,7 @@ def _export_refused(request: HttpRequest) -> HttpResponse | None:
 
 @never_cache
 @login_required
-def export_json(request: HttpRequest, learner_id: int) -> HttpResponse:
+def export_json(request: AuthedRequest, learner_id: int) -> HttpResponse:
     access = privacy.access_to(request.user, learner_id)
     if (refused := _export_refused(request)) is not None:
         return refused
@@ -138,7 +139,7 @@ def export_json(request: HttpRequest, learner_id: int) -> HttpResponse:
 
 @never_cache
 @login_required
-def export_zip(request: HttpRequest, learner_id: int) -> HttpResponse:
+def export_zip(request: AuthedRequest, learner_id: int) -> HttpResponse:
     access = privacy.access_to(request.user, learner_id)
     if (refused := _export_refused(request)) is not None:
         return refused
@@ -150,7 +151,7 @@ def export_zip(request: HttpRequest, learner_id: int) -> HttpResponse:
 
 @never_cache
 @login_required
-def delete(request: HttpRequest, learner_id: int) -> HttpResponse:
+def delete(request: AuthedRequest, learner_id: int) -> HttpResponse:
     """GET: what would be deleted, and the confirmation form. POST: delete."""
     access = privacy.access_to(request.user, learner_id)
     refusal = privacy.deletion_refusal(access)

@@ -6,9 +6,10 @@ it up together with its teacher, so another teacher's ids are a 404.
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 
+from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import teacher_required
 from tutor.core.context_processors import current_deck
 
@@ -17,7 +18,7 @@ from . import results as selectors
 
 
 @teacher_required
-def assignment_results(request: HttpRequest, assignment_id: int) -> HttpResponse:
+def assignment_results(request: AuthedRequest, assignment_id: int) -> HttpResponse:
     assignment = selectors.assignment_of_teacher(request.user, assignment_id)
     school_class = assignment.school_class
     if assignment.is_table:
@@ -40,7 +41,7 @@ def assignment_results(request: HttpRequest, assignment_id: int) -> HttpResponse
 
 
 @teacher_required
-def assignment_results_csv(request: HttpRequest, assignment_id: int) -> HttpResponse:
+def assignment_results_csv(request: AuthedRequest, assignment_id: int) -> HttpResponse:
     assignment = selectors.assignment_of_teacher(request.user, assignment_id)
     if assignment.is_table:
         return csv_export.table_results_csv(
@@ -50,7 +51,7 @@ def assignment_results_csv(request: HttpRequest, assignment_id: int) -> HttpResp
 
 
 @teacher_required
-def assignment_items_csv(request: HttpRequest, assignment_id: int) -> HttpResponse:
+def assignment_items_csv(request: AuthedRequest, assignment_id: int) -> HttpResponse:
     assignment = selectors.assignment_of_teacher(request.user, assignment_id)
     if assignment.is_table:
         raise Http404("Rounds at the table have no item analysis")
@@ -59,7 +60,7 @@ def assignment_items_csv(request: HttpRequest, assignment_id: int) -> HttpRespon
 
 
 @teacher_required
-def class_mastery(request: HttpRequest, class_id: int) -> HttpResponse:
+def class_mastery(request: AuthedRequest, class_id: int) -> HttpResponse:
     school_class = selectors.class_of_teacher(request.user, class_id)
     # An unknown ?sort= falls back to the order by name (mastery_sort), never an error.
     grid = selectors.mastery_grid(school_class, sort=request.GET.get("sort", ""))
@@ -78,13 +79,13 @@ def class_mastery(request: HttpRequest, class_id: int) -> HttpResponse:
 
 
 @teacher_required
-def class_mastery_csv(request: HttpRequest, class_id: int) -> HttpResponse:
+def class_mastery_csv(request: AuthedRequest, class_id: int) -> HttpResponse:
     school_class = selectors.class_of_teacher(request.user, class_id)
     return csv_export.mastery_csv(selectors.mastery_grid(school_class))
 
 
 @teacher_required
-def learner_history(request: HttpRequest, class_id: int, learner_id: int) -> HttpResponse:
+def learner_history(request: AuthedRequest, class_id: int, learner_id: int) -> HttpResponse:
     school_class, learner = selectors.learner_in_class(request.user, class_id, learner_id)
     history = selectors.learner_history(school_class, learner)
     return render(

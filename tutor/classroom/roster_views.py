@@ -15,7 +15,7 @@ holds a password in clear; the database keeps only the hashes.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -28,6 +28,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from tutor.accounts.http import AuthedRequest
 from tutor.accounts.login_cards import CARD_KEY_MAX_AGE, login_card, seal, unseal
 from tutor.accounts.models import User
 from tutor.accounts.permissions import teacher_required
@@ -76,7 +77,9 @@ class ResetForm(forms.Form):
 
     def __init__(self, school_class: SchoolClass, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["pupils"].queryset = roster.resettable_pupils(school_class)
+        # `fields` holds Field; this one is the IdMultipleChoiceField declared above.
+        pupils = cast(IdMultipleChoiceField, self.fields["pupils"])
+        pupils.queryset = roster.resettable_pupils(school_class)
 
 
 def _digest(text: str) -> str:
@@ -84,7 +87,9 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
-def _to_cards(request: HttpRequest, school_class: SchoolClass, cards: list) -> HttpResponse:
+def _to_cards(
+    request: HttpRequest, school_class: SchoolClass, cards: list[roster.NewPassword]
+) -> HttpResponse:
     """The redirect to the cards page, carrying the new passwords sealed: the box in the
     session, the key in a short-lived cookie (see the module doc)."""
     sealed = seal([c.password for c in cards])
@@ -125,7 +130,7 @@ def _page(request: HttpRequest, school_class: SchoolClass, **context: Any) -> Ht
 
 
 @teacher_required
-def roster_page(request: HttpRequest, class_id: int) -> HttpResponse:
+def roster_page(request: AuthedRequest, class_id: int) -> HttpResponse:
     """Paste names; "Check" shows what would be made, "Create" makes it."""
     school_class = class_of_teacher(request.user, class_id)
     if request.method != "POST":
@@ -152,14 +157,15 @@ def roster_page(request: HttpRequest, class_id: int) -> HttpResponse:
             )
             return _to_cards(request, school_class, cards)
     plan = roster.plan_roster(school_class, text)
-    for error in plan.errors:
-        form.add_error("names", error)
+    # Not `error`: the `except ... as error` above unbinds that name.
+    for problem in plan.errors:
+        form.add_error("names", problem)
     return _page(request, school_class, form=form, plan=plan, digest=digest)
 
 
 @teacher_required
 @require_POST
-def reset_many(request: HttpRequest, class_id: int) -> HttpResponse:
+def reset_many(request: AuthedRequest, class_id: int) -> HttpResponse:
     school_class = class_of_teacher(request.user, class_id)
     form = ResetForm(school_class, request.POST)
     if not form.is_valid():
@@ -171,7 +177,7 @@ def reset_many(request: HttpRequest, class_id: int) -> HttpResponse:
 
 
 @teacher_required
-def reset_one(request: HttpRequest, class_id: int, learner_id: int) -> HttpResponse:
+def reset_one(request: AuthedRequest, class_id: int, learner_id: int) -> HttpResponse:
     """A new one-time password for one pupil: asks first (the old one stops working)."""
     school_class = class_of_teacher(request.user, class_id)
     pupil = roster.pupil_of_class_or_404(school_class, learner_id)
@@ -187,7 +193,7 @@ def reset_one(request: HttpRequest, class_id: int, learner_id: int) -> HttpRespo
 
 @never_cache
 @teacher_required
-def cards(request: HttpRequest, class_id: int) -> HttpResponse:
+def cards(request: AuthedRequest, class_id: int) -> HttpResponse:
     """The login cards, once: the sealed passwords leave the session and the key's
     cookie is dropped as the page is made."""
     school_class = class_of_teacher(request.user, class_id)

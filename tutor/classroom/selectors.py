@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
@@ -12,6 +14,17 @@ from tutor.quizzes.models import Quiz
 from tutor.table.models import TableRound
 
 from .models import Assignment, Membership, SchoolClass
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    from django_stubs_ext import WithAnnotations
+
+    class _QuizCounts(TypedDict):
+        answered: int
+        right: int
+
+    CountedQuiz = WithAnnotations[Quiz, _QuizCounts]  # a Quiz with the two counts annotated
 
 
 def classes_taught_by(teacher: User) -> QuerySet[SchoolClass]:
@@ -92,13 +105,14 @@ def learner_assignments(learner: User, now: datetime | None = None) -> list[DueR
         .select_related("school_class")
         .order_by("due_at", "id")
     )
-    attempts: dict[int, list[Quiz]] = {}
+    # Keyed by assignment_id, which the query keeps non-null; the counts are annotated.
+    attempts: dict[int | None, list[CountedQuiz]] = {}
     for quiz in Quiz.objects.filter(learner=learner, assignment__in=assignments).annotate(
         answered=Count("questions", filter=Q(questions__answered_at__isnull=False)),
         right=Count("questions", filter=Q(questions__correct=True)),
     ):
         attempts.setdefault(quiz.assignment_id, []).append(quiz)
-    table_rounds: dict[int, list[TableRound]] = {}
+    table_rounds: dict[int | None, list[TableRound]] = {}
     for round_ in (
         TableRound.objects.filter(
             learner=learner, assignment__in=[a for a in assignments if a.is_table]
@@ -115,7 +129,7 @@ def learner_assignments(learner: User, now: datetime | None = None) -> list[DueR
     ]
 
 
-def _quiz_status(assignment: Assignment, mine: list[Quiz], now: datetime) -> str:
+def _quiz_status(assignment: Assignment, mine: Sequence[Quiz], now: datetime) -> str:
     open_attempt = any(q.submitted_at is None for q in mine)
     submitted = any(q.submitted_at is not None for q in mine)
     if now < assignment.opens_at:
@@ -129,7 +143,7 @@ def _quiz_status(assignment: Assignment, mine: list[Quiz], now: datetime) -> str
     return "submitted" if submitted else "open"
 
 
-def _quiz_row(assignment: Assignment, mine: list[Quiz], now: datetime) -> DueRow:
+def _quiz_row(assignment: Assignment, mine: list[CountedQuiz], now: datetime) -> DueRow:
     open_attempt = next((q for q in mine if q.submitted_at is None), None)
     return DueRow(
         assignment=assignment,
@@ -142,7 +156,9 @@ def _quiz_row(assignment: Assignment, mine: list[Quiz], now: datetime) -> DueRow
     )
 
 
-def assignment_barring_tools(user: User, now: datetime | None = None) -> Assignment | None:
+def assignment_barring_tools(
+    user: User | AnonymousUser, now: datetime | None = None
+) -> Assignment | None:
     """An open assignment attempt of ``user`` whose teacher did not allow the Weis tool,
     or None. While there is one, the Weis tool shows a notice instead of results."""
     if not user.is_authenticated or not user.is_learner:

@@ -10,6 +10,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import learner_required, teacher_required
 from tutor.core.assignment_policy import Refusal, WorkRefused
 from tutor.quizzes.models import Quiz
@@ -34,7 +35,7 @@ from .services import (
 
 
 @teacher_required
-def teacher_classes(request: HttpRequest) -> HttpResponse:
+def teacher_classes(request: AuthedRequest) -> HttpResponse:
     form = ClassForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -53,7 +54,7 @@ def teacher_classes(request: HttpRequest) -> HttpResponse:
 
 
 @teacher_required
-def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
+def class_detail(request: AuthedRequest, class_id: int) -> HttpResponse:
     school_class = class_of_teacher(request.user, class_id)
     join_url = request.build_absolute_uri(
         reverse("classroom:join_class") + "?" + urlencode({"code": school_class.join_code})
@@ -72,7 +73,7 @@ def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
 
 @teacher_required
 @require_POST
-def rotate_code(request: HttpRequest, class_id: int) -> HttpResponse:
+def rotate_code(request: AuthedRequest, class_id: int) -> HttpResponse:
     school_class = class_of_teacher(request.user, class_id)
     rotate_join_code(teacher=request.user, school_class=school_class)
     messages.success(
@@ -85,7 +86,7 @@ def rotate_code(request: HttpRequest, class_id: int) -> HttpResponse:
 
 @teacher_required
 @require_POST
-def remove_member(request: HttpRequest, class_id: int, learner_id: int) -> HttpResponse:
+def remove_member(request: AuthedRequest, class_id: int, learner_id: int) -> HttpResponse:
     school_class = class_of_teacher(request.user, class_id)
     try:
         remove_learner(teacher=request.user, school_class=school_class, learner_id=learner_id)
@@ -97,7 +98,7 @@ def remove_member(request: HttpRequest, class_id: int, learner_id: int) -> HttpR
 
 
 @teacher_required
-def assignment_create(request: HttpRequest, class_id: int) -> HttpResponse:
+def assignment_create(request: AuthedRequest, class_id: int) -> HttpResponse:
     school_class = class_of_teacher(request.user, class_id)
     form = AssignmentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -137,7 +138,7 @@ def join(request: HttpRequest) -> HttpResponse:
 
 @learner_required
 @require_POST
-def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
+def assignment_start(request: AuthedRequest, assignment_id: int) -> HttpResponse:
     assignment = get_object_or_404(
         Assignment, pk=assignment_id, school_class__memberships__learner=request.user
     )
@@ -156,7 +157,7 @@ def assignment_start(request: HttpRequest, assignment_id: int) -> HttpResponse:
 
 @learner_required
 @require_POST
-def assignment_submit(request: HttpRequest, quiz_id: int) -> HttpResponse:
+def assignment_submit(request: AuthedRequest, quiz_id: int) -> HttpResponse:
     quiz = get_object_or_404(Quiz, pk=quiz_id, learner=request.user, assignment__isnull=False)
     try:
         assignments.submit(learner=request.user, quiz=quiz)
@@ -172,5 +173,5 @@ def assignment_submit(request: HttpRequest, quiz_id: int) -> HttpResponse:
 
 
 @login_required
-def my_classes(request: HttpRequest) -> HttpResponse:
+def my_classes(request: AuthedRequest) -> HttpResponse:
     return join(request) if request.user.is_learner else redirect("classroom:teacher_classes")

@@ -17,7 +17,8 @@ def current_deck(request: HttpRequest) -> str:
     else Swiss."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return user.deck
+        chosen: str = user.deck
+        return chosen
     deck = request.COOKIES.get(DECK_COOKIE_NAME)
     return deck if deck in Deck.values else Deck.SWISS
 

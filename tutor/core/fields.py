@@ -30,4 +30,6 @@ class IdMultipleChoiceField(forms.ModelMultipleChoiceField):
                     code="invalid_pk_value",
                     params={"pk": pk},
                 )
-        return super()._check_values(value)
+        # A private method of Django's (the one that looks the ids up); django-stubs
+        # does not declare it.
+        return super()._check_values(value)  # type: ignore[misc]

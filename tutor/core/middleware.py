@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -41,6 +42,9 @@ from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
+
+if TYPE_CHECKING:
+    from django_htmx.middleware import HtmxDetails
 
 logger = logging.getLogger(__name__)
 
@@ -136,14 +140,18 @@ def request_busy_ms() -> int:
     return int(getattr(settings, "JASS_SQLITE_REQUEST_BUSY_MS", 5000))
 
 
-def set_busy_timeout(connection, ms: int) -> None:
+# `connection` below is Django's BaseDatabaseWrapper with the site's own `jass_busy_ms`
+# attribute on it, which the stubs cannot know; hence Any.
+
+
+def set_busy_timeout(connection: Any, ms: int) -> None:
     """Set SQLite's busy timeout, skipping the statement when it is set already."""
     if getattr(connection, "jass_busy_ms", None) != ms:
         connection.connection.execute(f"PRAGMA busy_timeout = {ms:d}")
         connection.jass_busy_ms = ms
 
 
-def tune_connection(sender: object, connection, **kwargs: object) -> None:
+def tune_connection(sender: object, connection: Any, **kwargs: object) -> None:
     """``connection_created``: a web request's SQLite connection waits less for the lock."""
     if connection.vendor == "sqlite":
         connection.jass_busy_ms = None  # a new connection: init_command set the long wait
@@ -242,6 +250,7 @@ class AfterResponseMiddleware:
                 finally:
                     _run_jobs(jobs)
 
+            # The server calls close() when the response is sent: the one hook after it.
             response.close = close_then_run  # type: ignore[method-assign]
         return response
 
@@ -259,7 +268,7 @@ def _same_origin(request: HttpRequest, url: str) -> bool:
     )
 
 
-def _methods(view: Callable) -> set[str] | None:
+def _methods(view: Callable[..., object] | None) -> set[str] | None:
     """The methods ``view`` answers: a class-based view's handlers, or what
     ``require_http_methods`` (``require_POST``, ...) lets through, found through every
     ``functools.wraps`` layer; None when nothing limits them."""
@@ -308,8 +317,9 @@ def retry_url(request: HttpRequest) -> str:
     page the post belongs to (the question for an answer, the lesson for a lesson
     question), else the home page. A post-only URL is never the answer.
     """
-    htmx = getattr(request, "htmx", False)
-    if htmx and _same_origin(request, htmx.current_url or ""):
+    # Not an HtmxHttpRequest: an error can stop the request before HtmxMiddleware ran.
+    htmx: HtmxDetails | None = getattr(request, "htmx", None)
+    if htmx and htmx.current_url and _same_origin(request, htmx.current_url):
         return htmx.current_url
     if request.method in ("GET", "HEAD"):
         return request.get_full_path()
@@ -326,8 +336,9 @@ def database_unavailable(request: HttpRequest, error: BaseException) -> HttpResp
     if is_lock_error(error):
         lock_fuse.trip()
     logger.warning("database unavailable for %s %s: %s", request.method, request.path, error)
-    htmx = getattr(request, "htmx", False)
+    htmx: HtmxDetails | None = getattr(request, "htmx", None)
     template = "errors/db_unavailable.html" + ("#message" if htmx else "")
+    body: str
     try:
         body = render_to_string(template, {"retry_url": retry_url(request)}, request=request)
     except DATABASE_ERRORS:

@@ -268,8 +268,10 @@ def _target_example(params: dict[str, str]) -> dict[str, Any]:
         return {
             "result": scenario.result,
             "before": scenario.before,
-            "blocks": scenario.round.blocks,
-            "tricks": [(t.team, t.points) for t in scenario.round.tricks],
+            # The written blocks and tricks are the score's: a PlayedRound has only the
+            # deal and the plays (mypy found the AttributeError; no lesson used this yet).
+            "blocks": scenario.score.blocks,
+            "tricks": [(t.team, t.points) for t in scenario.score.tricks],
             "contract": scenario.round.contract,
             "rules": rules,
             "order_text": _order_text(rules),

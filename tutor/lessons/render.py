@@ -149,7 +149,7 @@ def render_body(body: str, *, request: HttpRequest | None = None) -> SafeString:
     fingerprint = "|".join((body, get_language() or "", deck, examples.DEFAULT_PRESET, "ids"))
     key = "lesson-body:" + hashlib.sha256(fingerprint.encode()).hexdigest()
     cache = caches["fragments"]
-    html = cache.get(key)
+    html: str | None = cache.get(key)
     if html is None:
         html = _render_body(body, request=request)
         cache.set(key, html)

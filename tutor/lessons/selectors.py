@@ -4,6 +4,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.db.models import Prefetch
 from django.urls import reverse
@@ -24,7 +25,7 @@ class LessonEntry:
     read: bool
 
 
-def course(language: str, user: User | None) -> list[LessonEntry]:
+def course(language: str, user: User | AnonymousUser | None) -> list[LessonEntry]:
     """The lessons in order, in one language, with the user's read state (2 queries)."""
     lessons = Lesson.objects.prefetch_related(
         Prefetch("texts", queryset=LessonText.objects.filter(language=language), to_attr="text")
@@ -76,7 +77,7 @@ def rule_links(language: str) -> dict[str, RuleLink]:
     server starts.
     """
     key = f"rule-links:{language}"
-    links = caches["fragments"].get(key)
+    links: dict[str, RuleLink] | None = caches["fragments"].get(key)
     if links is None:
         best: dict[str, tuple[tuple[float, int], RuleLink]] = {}
         texts = (

@@ -1,21 +1,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import OperationalError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import learner_required
 from tutor.core.context_processors import current_deck
+from tutor.core.http import HtmxHttpRequest
 from tutor.core.middleware import is_lock_error, no_lock_wait
 from tutor.quizzes import selectors as quiz_selectors
 from tutor.quizzes import services as quiz_services
@@ -36,7 +38,7 @@ def _language() -> str:
     return (get_language() or "de")[:2]
 
 
-def overview(request: HttpRequest) -> HttpResponse:
+def overview(request: HtmxHttpRequest) -> HttpResponse:
     entries = course(_language(), request.user)
     read_count = sum(entry.read for entry in entries)
     return render(
@@ -69,7 +71,7 @@ class Slot:
         return f"lesson-q-{self.kind}"
 
 
-def _is_learner(request: HttpRequest) -> bool:
+def _is_learner(request: HtmxHttpRequest) -> TypeGuard[AuthedRequest]:
     return request.user.is_authenticated and request.user.is_learner
 
 
@@ -81,7 +83,7 @@ def _lesson_and_plan(slug: str) -> tuple[Lesson, QuestionPlan]:
 
 
 def _learner_slot(
-    request: HttpRequest, slug: str, plan: QuestionPlan, question: QuizQuestion, error: str = ""
+    request: HtmxHttpRequest, slug: str, plan: QuestionPlan, question: QuizQuestion, error: str = ""
 ) -> Slot:
     args = [slug, question.quiz_id, question.position]
     return Slot(
@@ -98,7 +100,7 @@ def _learner_slot(
 
 
 def _visitor_slot(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     slug: str,
     plan: QuestionPlan,
     token: str,
@@ -121,13 +123,13 @@ def _visitor_slot(
     )
 
 
-def _fresh_visitor_slot(request: HttpRequest, slug: str, plan: QuestionPlan, kind: str) -> Slot:
+def _fresh_visitor_slot(request: HtmxHttpRequest, slug: str, plan: QuestionPlan, kind: str) -> Slot:
     token = lesson_questions.new_visitor_token(slug, kind)
     return _visitor_slot(request, slug, plan, token)
 
 
 def _slots(
-    request: HttpRequest, lesson: Lesson, plan: QuestionPlan, errors: dict[str, str]
+    request: HtmxHttpRequest, lesson: Lesson, plan: QuestionPlan, errors: dict[str, str]
 ) -> tuple[list[Slot], str]:
     """The lesson's questions for this user, and a message when a visitor's answer in the
     URL could not be read."""
@@ -167,7 +169,7 @@ def _practice_url(plan: QuestionPlan) -> str:
 
 
 def _detail_context(
-    request: HttpRequest, slug: str, errors: dict[str, str] | None = None
+    request: HtmxHttpRequest, slug: str, errors: dict[str, str] | None = None
 ) -> tuple[dict[str, Any], int]:
     entries = course(_language(), request.user)
     index = next((i for i, e in enumerate(entries) if e.lesson.slug == slug), None)
@@ -203,17 +205,17 @@ def _detail_context(
     return context, 400 if problem else 200
 
 
-def detail(request: HttpRequest, slug: str) -> HttpResponse:
+def detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context, status = _detail_context(request, slug)
     return render(request, "lessons/detail.html", context, status=status)
 
 
-def _slot_response(request: HttpRequest, slot: Slot, status: int = 200) -> HttpResponse:
+def _slot_response(request: HtmxHttpRequest, slot: Slot, status: int = 200) -> HttpResponse:
     return render(request, "lessons/detail.html#lesson-question", {"slot": slot}, status=status)
 
 
 def _refusal(
-    request: HttpRequest, slug: str, dom_id: str, message: str, status: int
+    request: HtmxHttpRequest, slug: str, dom_id: str, message: str, status: int
 ) -> HttpResponse:
     """A question that cannot be shown at all: htmx gets a card with the message in
     place of the question, a plain form the lesson page with the message."""
@@ -232,7 +234,7 @@ def _lesson_url(slug: str, kind: str = "") -> str:
 
 @learner_required
 @require_POST
-def answer_question(request: HttpRequest, slug: str, quiz_id: int, position: int) -> HttpResponse:
+def answer_question(request: AuthedRequest, slug: str, quiz_id: int, position: int) -> HttpResponse:
     """A learner's answer: stored once, counted toward mastery as in practice."""
     question = quiz_selectors.lesson_question_of(request.user, slug, quiz_id, position)
     _lesson, plan = _lesson_and_plan(slug)
@@ -265,7 +267,9 @@ def answer_question(request: HttpRequest, slug: str, quiz_id: int, position: int
 
 @learner_required
 @require_POST
-def another_question(request: HttpRequest, slug: str, quiz_id: int, position: int) -> HttpResponse:
+def another_question(
+    request: AuthedRequest, slug: str, quiz_id: int, position: int
+) -> HttpResponse:
     question = quiz_selectors.lesson_question_of(request.user, slug, quiz_id, position)
     _lesson, plan = _lesson_and_plan(slug)
     try:
@@ -285,13 +289,13 @@ def another_question(request: HttpRequest, slug: str, quiz_id: int, position: in
     return redirect(_lesson_url(slug, new.kind))
 
 
-def _visitor_kind(request: HttpRequest, plan: QuestionPlan) -> str:
+def _visitor_kind(request: HtmxHttpRequest, plan: QuestionPlan) -> str:
     kind = request.POST.get("kind", "")
     return kind if kind in plan.kinds else ""
 
 
 @require_POST
-def try_answer(request: HttpRequest, slug: str) -> HttpResponse:
+def try_answer(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A visitor's or a teacher's answer: judged and explained, stored nowhere."""
     _lesson, plan = _lesson_and_plan(slug)
     kind = _visitor_kind(request, plan)
@@ -326,7 +330,7 @@ def try_answer(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def try_another(request: HttpRequest, slug: str) -> HttpResponse:
+def try_another(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     _lesson, plan = _lesson_and_plan(slug)
     kind = _visitor_kind(request, plan)
     if not kind:
@@ -339,7 +343,7 @@ def try_another(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def toggle_read(request: HttpRequest, slug: str) -> HttpResponse:
+def toggle_read(request: AuthedRequest, slug: str) -> HttpResponse:
     lesson = get_object_or_404(Lesson, slug=slug)
     read = request.POST.get("read") != "0"
     mark_read(user=request.user, lesson=lesson, read=read)
@@ -352,7 +356,7 @@ def toggle_read(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("lessons:detail", slug=slug)
 
 
-def rules(request: HttpRequest) -> HttpResponse:
+def rules(request: HtmxHttpRequest) -> HttpResponse:
     by_rule = lessons_by_rule(course(_language(), request.user))
     rows = [
         (rule, title, by_rule.get(rule, []))
@@ -361,6 +365,6 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "lessons/rules.html", {"rows": rows})
 
 
-def glossary(request: HttpRequest) -> HttpResponse:
+def glossary(request: HtmxHttpRequest) -> HttpResponse:
     """The site's words, one per concept, with their rules and lessons."""
     return render(request, "lessons/glossary.html", {"entries": glossary_entries(_language())})

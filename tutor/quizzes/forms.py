@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -22,9 +24,10 @@ class PracticeForm(forms.Form):
     )
     rules = forms.ChoiceField(label=_("Rule set"), initial="default")
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["rules"].choices = preset_choices()
+        # `fields` holds Field; this one is the ChoiceField declared above.
+        cast(forms.ChoiceField, self.fields["rules"]).choices = preset_choices()
 
 
 class AnswerForm(forms.Form):

@@ -178,7 +178,7 @@ class QuestionView:
     rules: RuleSet
     preset: str
     contract: Contract | None
-    body: Body
+    body: Body | dict[str, Any]  # a dict for the newer kinds (_new_body)
     choices: list[dict[str, Any]]
     revealed: bool = False
     chosen: str = ""
@@ -222,7 +222,9 @@ def rule_set_of(data: dict[str, Any]) -> RuleSet:
     return _rule_set(json.dumps(data["rules"], sort_keys=True))
 
 
-def choice_label(kind: str, value: dict[str, Any], prompt: dict[str, Any], deck: str) -> dict:
+def choice_label(
+    kind: str, value: dict[str, Any], prompt: dict[str, Any], deck: str
+) -> dict[str, Any]:
     """A choice as text (and cards where the answer is cards)."""
     if kind in NEW_KINDS:
         return _new_choice_label(kind, value)
@@ -544,7 +546,7 @@ def _new_solution(kind: str, inputs: dict[str, Any], rules: RuleSet) -> dict[str
         }
     result, _trace = solve_claims(inputs, rules)
     said = {seat: (value, after) for seat, value, after in inputs["announcements"]}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for seat in range(4):
         value, after = said.get(seat, (None, None))
         rows.append(

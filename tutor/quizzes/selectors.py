@@ -31,7 +31,8 @@ def quiz_of(learner: User, quiz_id: int) -> Quiz:
 def left_class(quiz: Quiz) -> bool:
     """Whether ``quiz`` is an unsubmitted attempt at an assignment of a class its learner
     was removed from: removal ends access to it (what was saved stays for the teacher)."""
-    if quiz.assignment_id is None or quiz.submitted_at is not None:
+    # The assignment is read only when there is one (no query for None), as before.
+    if quiz.submitted_at is not None or quiz.assignment is None:
         return False
     assignment = quiz.assignment
     return (
@@ -80,7 +81,7 @@ def latest_of_kind(quiz: Quiz) -> dict[str, QuizQuestion]:
 def question_count(quiz: Quiz) -> int:
     """How many questions ``quiz`` has; remembered, since a quiz never changes length."""
     key = f"quiz-length:{quiz.pk}:{quiz.created_at.timestamp()}"
-    count = caches["fragments"].get(key)
+    count: int | None = caches["fragments"].get(key)
     if count is None:
         count = quiz.questions.count()
         caches["fragments"].set(key, count)

@@ -37,9 +37,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from copy import copy
 from dataclasses import dataclass
 from html import unescape
-from typing import Any
+from typing import Any, cast
 
 from django.template import Template
+from django.template.backends.django import Template as BackendTemplate
 from django.template.loader import get_template
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -110,7 +111,11 @@ explanation and the rule-set notes)."""
 
 def default_templates() -> dict[str, Template]:
     """The compiled partials, loaded once and reused for every question."""
-    return {part: get_template(f"quizzes/kinds.html#{part}").template for part in PARTS}
+    # The site's one template engine is Django's, whose templates hold the compiled one.
+    return {
+        part: cast(BackendTemplate, get_template(f"quizzes/kinds.html#{part}")).template
+        for part in PARTS
+    }
 
 
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
@@ -345,7 +350,7 @@ def _points_solution(q: Question, view: QuestionView) -> Iterator[str]:
     if s["last_bonus"] != bonus or s["factor"] != rules.factor(contract):
         yield "the explanation's last-trick bonus or factor is wrong"
     answer = get_kind("trick").solve(q.inputs, rules).value
-    if s["total"] != answer.get("points"):  # type: ignore[union-attr]
+    if s["total"] != answer.get("points"):
         yield f"the explanation's total {s['total']} is not the answer {answer}"
 
 
@@ -487,7 +492,7 @@ def _stoeck_reason(q: Question) -> str:
 
 
 _CALLED = ("valid", "too_late", "prompted", "declared_at_first_card")
-_HELD = ("valid", "not_declared", "declared_at_first_card", "too_late", "prompted")
+_HELD: tuple[str, ...] = ("valid", "not_declared", "declared_at_first_card", "too_late", "prompted")
 _HELD += ("still_possible", "second_card_not_played")
 
 Presupposition = Callable[[Question, QuestionView], bool]

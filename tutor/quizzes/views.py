@@ -10,17 +10,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from rules_core import RuleSet
+from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import learner_required
 from tutor.core.context_processors import current_deck
 
 from . import selectors, services
 from .forms import AnswerForm, PracticeForm
-from .models import Skill
+from .models import QuizQuestion, Skill
 from .presenters import present
 
 
 @learner_required
-def practice(request: HttpRequest) -> HttpResponse:
+def practice(request: AuthedRequest) -> HttpResponse:
     # ?skill=stoeck&skill=target ticks those skills (a lesson links to practise its own).
     chosen = [skill for skill in request.GET.getlist("skill") if skill in Skill.values]
     form = PracticeForm(request.POST or None, initial={"skills": chosen} if chosen else None)
@@ -41,7 +42,7 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 
 @learner_required
-def quiz(request: HttpRequest, quiz_id: int) -> HttpResponse:
+def quiz(request: AuthedRequest, quiz_id: int) -> HttpResponse:
     """Resume where the learner stopped: the first unanswered question, or the summary."""
     quiz = selectors.quiz_of(request.user, quiz_id)
     question = selectors.next_open_question(quiz)
@@ -50,7 +51,9 @@ def quiz(request: HttpRequest, quiz_id: int) -> HttpResponse:
     return redirect("quizzes:question", quiz_id=quiz.pk, position=question.position)
 
 
-def _question_context(request: HttpRequest, question, **extra) -> dict:
+def _question_context(
+    request: HttpRequest, question: QuizQuestion, **extra: object
+) -> dict[str, object]:
     quiz = question.quiz
     total = selectors.question_count(quiz)
     visible = services.explanations_visible(quiz)
@@ -71,7 +74,7 @@ def _question_context(request: HttpRequest, question, **extra) -> dict:
 
 
 @learner_required
-def question(request: HttpRequest, quiz_id: int, position: int) -> HttpResponse:
+def question(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
     question = selectors.question_of(request.user, quiz_id, position)
     services.mark_shown(question)
     return render(request, "quizzes/question.html", _question_context(request, question))
@@ -79,7 +82,7 @@ def question(request: HttpRequest, quiz_id: int, position: int) -> HttpResponse:
 
 @learner_required
 @require_POST
-def answer(request: HttpRequest, quiz_id: int, position: int) -> HttpResponse:
+def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
     question = selectors.question_of(request.user, quiz_id, position)
     form = AnswerForm(request.POST)
     status = 200
@@ -116,7 +119,7 @@ def answer(request: HttpRequest, quiz_id: int, position: int) -> HttpResponse:
 
 
 @learner_required
-def summary(request: HttpRequest, quiz_id: int) -> HttpResponse:
+def summary(request: AuthedRequest, quiz_id: int) -> HttpResponse:
     quiz = selectors.quiz_of(request.user, quiz_id)
     questions = list(quiz.questions.all())
     right = sum(1 for q in questions if q.correct)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules_core import DECK, Contract, RulesError, parse_cards
+from rules_core import DECK, Card, Contract, RulesError, parse_cards
 from tutor.core.explain import preset_choices
 
 SEATS = range(4)
@@ -68,8 +68,9 @@ class WeisToolForm(forms.Form):
 
     def __init__(self, *args: Any, lang: str = "de", deck: str = "swiss", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["contract"].choices = contract_choices(lang, deck)
-        self.fields["rules"].choices = preset_choices()
+        # `fields` holds Field; these two are the ChoiceFields declared above.
+        cast(forms.ChoiceField, self.fields["contract"]).choices = contract_choices(lang, deck)
+        cast(forms.ChoiceField, self.fields["rules"]).choices = preset_choices()
         for seat in SEATS:
             self.fields[f"seat{seat}_text"] = forms.CharField(
                 label=_("Cards of Player %(n)s") % {"n": seat + 1},
@@ -85,8 +86,9 @@ class WeisToolForm(forms.Form):
         return self[f"seat{seat}_text"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        hands: list[tuple] = []
+        super().clean()
+        data = self.cleaned_data  # what Form.clean() returns (its stub allows None)
+        hands: list[tuple[Card, ...]] = []
         owner: dict[Any, int] = {}
         for seat in SEATS:
             field = f"seat{seat}_text"

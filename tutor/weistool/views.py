@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
@@ -10,6 +10,7 @@ from django.utils.translation import get_language
 from rules_core import DECK
 from tutor.classroom.selectors import assignment_barring_tools
 from tutor.core.context_processors import current_deck
+from tutor.core.http import HtmxHttpRequest
 
 from .forms import SEATS, WeisToolForm
 from .services import evaluate
@@ -36,7 +37,7 @@ def _seats(form: WeisToolForm, cleaned: dict[str, Any], errors: list[int]) -> li
     return seats
 
 
-def weis_tool(request: HttpRequest) -> HttpResponse:
+def weis_tool(request: HtmxHttpRequest) -> HttpResponse:
     """A GET form: computing changes nothing, and the URL can be shared at the table."""
     lang, deck = (get_language() or "de")[:2], current_deck(request)
     bound = bool(request.GET)

@@ -112,7 +112,8 @@ def learner_history(
         )
         .order_by("assignment_id", "attempt")
     )
-    records: dict[int, list[AttemptRecord]] = defaultdict(list)
+    # Keyed by assignment_id, never None here (the queries filter by assignment).
+    records: dict[int | None, list[AttemptRecord]] = defaultdict(list)
     for quiz in quizzes:
         records[quiz.assignment_id].append(
             AttemptRecord(
@@ -125,8 +126,8 @@ def learner_history(
                 late=quiz.late,
             )
         )
-    rounds: dict[int, list[RoundRecord]] = defaultdict(list)
-    due = {a.pk: a.due_at for a in assignments}
+    rounds: dict[int | None, list[RoundRecord]] = defaultdict(list)
+    due: dict[int | None, datetime] = {a.pk: a.due_at for a in assignments}
     for round_ in (
         TableRound.objects.filter(learner=learner, assignment__school_class=school_class)
         .only("id", "assignment_id", "assignment_index", "tally", "created_at", "finished_at")

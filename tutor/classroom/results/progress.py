@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
+from typing import cast
 
 from django.utils import timezone
 
@@ -222,7 +223,7 @@ def learner_progress(
             Answer(
                 kind,
                 bool(correct),
-                at,
+                cast(datetime, at),  # the query keeps answered questions only
                 now if pk in released else recorded,
                 school_class is None or class_id == school_class.pk,
             )

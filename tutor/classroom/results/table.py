@@ -110,7 +110,7 @@ def table_results(school_class: SchoolClass, assignments: list[Assignment]) -> T
     the facility per skill over the whole class. Rounds of former members are left out,
     as their quiz attempts are."""
     members = _members(school_class)
-    due = {a.pk: a.due_at for a in assignments}
+    due: dict[int | None, datetime] = {a.pk: a.due_at for a in assignments}
     by_learner: dict[int, list[TableRound]] = defaultdict(list)
     rounds = (
         TableRound.objects.filter(

@@ -63,7 +63,8 @@ def card_html(code: str, lang: str, deck: str, marked: bool) -> SafeString:
 
 def _deck(context: template.Context) -> str:
     if "deck" in context:
-        return context["deck"]
+        deck: str = context["deck"]
+        return deck
     request = context.get("request")
     return current_deck(request) if request is not None else "swiss"
 

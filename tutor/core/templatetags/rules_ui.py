@@ -23,7 +23,7 @@ def ladder_steps(
     side_b: str,
     meld_a: Any = None,
     meld_b: Any = None,
-) -> list:
+) -> list[ex.Explained]:
     """The ladder's steps as sentences; ``meld_a``/``meld_b`` (the melds compared, where
     the page has them) let two fours of a kind be compared by rank."""
     melds = (meld_a, meld_b) if meld_a and meld_b else None
@@ -51,7 +51,7 @@ def contract_label(context: template.Context, contract: Any) -> str:
 
 
 @register.simple_tag
-def meld_cards(melds: Any) -> set:
+def meld_cards(melds: Any) -> set[Any]:
     """Every card that is part of one of the melds (a Kreuzweis card counts once)."""
     return {card for meld in melds for card in meld.cards}
 

@@ -30,7 +30,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -114,7 +114,7 @@ TITLES = {
 }
 
 # How hard a skill is (higher: harder) and how long an answer takes, in seconds.
-DIFFICULTY = {
+DIFFICULTY: dict[str, float] = {  # keyed by Skill, a str
     Skill.BASICS: -1.0,
     Skill.TRICK: -0.6,
     Skill.WEIS_VALUE: -0.2,
@@ -330,7 +330,7 @@ class Command(BaseCommand):
         rng: random.Random,
         temptation: dict[str, float],
         stats: Stats,
-        quiz_times: list,
+        quiz_times: list[tuple[Quiz, datetime, datetime | None, datetime | None, bool]],
         question_times: list[QuizQuestion],
         last_answer: dict[tuple[int, str], datetime],
         real_now: datetime,
@@ -390,7 +390,11 @@ class Command(BaseCommand):
             start = retry_start
 
     def _choose(
-        self, learner: Learner, question: QuizQuestion, rng: random.Random, temptation: dict
+        self,
+        learner: Learner,
+        question: QuizQuestion,
+        rng: random.Random,
+        temptation: dict[str, float],
     ) -> tuple[bool, str]:
         data = question.question
         if rng.random() < learner.p_right(question.kind):
@@ -407,7 +411,7 @@ class Command(BaseCommand):
     def _move_into_the_past(
         self,
         plans: list[Plan],
-        quiz_times: list,
+        quiz_times: list[tuple[Quiz, datetime, datetime | None, datetime | None, bool]],
         question_times: list[QuizQuestion],
         last_answer: dict[tuple[int, str], datetime],
     ) -> None:
@@ -437,7 +441,8 @@ class Command(BaseCommand):
         # the answers that counted at once at their moved times, so that FSRS sees the
         # spacing of weeks a real history has.
         counted: dict[tuple[int, str], list[QuizQuestion]] = {}
-        for question in sorted(question_times, key=lambda q: q.answered_at):
+        # Every question here was answered: answered_at is set.
+        for question in sorted(question_times, key=lambda q: cast(datetime, q.answered_at)):
             if question.skill_recorded_at is not None:
                 counted.setdefault((question.quiz.learner_id, question.kind), []).append(question)
         for state in states:
@@ -449,7 +454,7 @@ class Command(BaseCommand):
                         state.fsrs_card,
                         bool(question.correct),
                         answer_seconds(question),
-                        question.answered_at,
+                        cast(datetime, question.answered_at),
                     )
         SkillState.objects.bulk_update(
             states, ["last_answered_at", "due_at", "fsrs_card"], batch_size=500
