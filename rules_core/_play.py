@@ -16,9 +16,10 @@ from .aliases import Mask, PlaysLike, Seat
 from .cards import DECK
 from .contracts import Contract
 from .errors import IllegalPlayError, RulesError
+from .tables import ROUND_PLAYS
 from .tricks import verdict
 
-ROUND_PLAYS = 36
+__all__ = ["ROUND_PLAYS", "PlayLog", "run_plays"]
 
 
 class PlayLog:

@@ -41,11 +41,39 @@ __all__ = [
     "revoke_penalty",
     "score_round",
     "team_of",
+    "trick_bonuses",
+    "written_trick_points",
 ]
 
 LAST_TRICK_BONUS = 5
 MATCH_BONUS = 100
 CARD_POINTS_TOTAL = 152
+
+
+def trick_bonuses(index: int, *, match: bool = False) -> tuple[int, int]:
+    """The bonuses trick ``index`` (0-8) adds to its card points, before the factor
+    (R4.4): ``(last trick, match)``, 5 on the ninth trick and 100 more on it when one
+    team took all nine (``match``).
+
+    >>> trick_bonuses(3), trick_bonuses(8), trick_bonuses(8, match=True)
+    ((0, 0), (5, 0), (5, 100))
+    """
+    if type(index) is not int or not 0 <= index <= 8:
+        raise RulesError(f"a round has nine tricks, 0 to 8; got {index!r} (R2.2)", rule="R2.2")
+    last = index == 8
+    return (LAST_TRICK_BONUS if last else 0, MATCH_BONUS if last and match else 0)
+
+
+def written_trick_points(card_points: int, index: int, factor: int, *, match: bool = False) -> int:
+    """The written points of trick ``index`` (0-8): its card points plus the
+    bonuses of :func:`trick_bonuses` (R4.4), times the contract's factor (R4.5).
+
+    >>> written_trick_points(21, 0, 1), written_trick_points(21, 8, 3)
+    (21, 78)
+    >>> written_trick_points(30, 8, 2, match=True)
+    270
+    """
+    return (card_points + sum(trick_bonuses(index, match=match))) * factor
 
 
 def team_of(seat: Seat) -> Team:
@@ -255,8 +283,7 @@ class RoundScore:
             log = self._log
             out = []
             for t, (leader, winner, points) in enumerate(log.tricks):
-                last = LAST_TRICK_BONUS if t == 8 else 0
-                match = MATCH_BONUS if t == 8 and self.match is not None else 0
+                last, match = trick_bonuses(t, match=self.match is not None)
                 out.append(
                     TrickResult(
                         t,
@@ -268,7 +295,7 @@ class RoundScore:
                         points,
                         last,
                         match,
-                        (points + last + match) * self.factor,
+                        written_trick_points(points, t, self.factor, match=self.match is not None),
                     )
                 )
             self._tricks.append(tuple(out))

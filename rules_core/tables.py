@@ -36,6 +36,7 @@ from .rules import DEFAULT_RULES
 __all__ = [
     "FOUR_OF_A_KIND_POINTS",
     "LOW_FOUR_OF_A_KIND_RANKS",
+    "ROUND_PLAYS",
     "SEQUENCE_POINTS",
     "STOECK_POINTS",
     "card_points_of_rank",
@@ -57,6 +58,9 @@ LOW_FOUR_OF_A_KIND_RANKS: tuple[Rank, ...] = tuple(
     rank for rank in Rank if rank.index in T.LOW_QUAD_RANKS
 )
 """The ranks whose four of a kind scores only with ``low_quads_score`` (R5.2)."""
+
+ROUND_PLAYS = 36
+"""The plays of a whole round: four players, nine cards each (R1.1, R2.2)."""
 
 STOECK_POINTS = 20
 """Stöck before the factor (R6.1)."""

@@ -32,11 +32,11 @@ from rules_core import (
     resolve_target,
     resolve_weis,
     score_round,
+    stoeck_holder,
     trick_winner,
 )
-from rules_core.cards import Rank
 from rules_core.deals import deal_cards, play_round
-from rules_core.tables import stoeck_pair
+from rules_core.tables import ROUND_PLAYS, stoeck_pair
 
 CALLS = ("second", "first", "late", "prompted", "none", "pending", "not-yet")
 MAX_ATTEMPTS = 400
@@ -106,19 +106,19 @@ def _excerpt(
     The excerpt runs to the end of the trick after the deadline, so the deadline has
     visibly passed; "pending" and "not-yet" stop earlier on purpose.
     """
-    end = min(36, (second_index + 1) // 4 * 4 + 4 + (4 if second_index % 4 == 3 else 0))
+    end = min(ROUND_PLAYS, (second_index + 1) // 4 * 4 + 4 + (4 if second_index % 4 == 3 else 0))
     if call == "second":
         return (StoeckCall(second_seat, second_index),), end
     if call == "first":
         return (StoeckCall(first_seat, first_index),), end
     if call == "late":
-        if second_index == 35:
+        if second_index == ROUND_PLAYS - 1:
             raise ScenarioError("a call after the last card of the round cannot be late")
         return (StoeckCall(second_seat, second_index + 1),), end
     if call == "prompted":
         return (StoeckCall(second_seat, second_index, prompted=True),), end
     if call == "pending":
-        if second_index == 35:
+        if second_index == ROUND_PLAYS - 1:
             # The round is complete then, and an uncalled Stöck is lost (R6.4a).
             raise ScenarioError("the last card of the round leaves nothing pending")
         return (), second_index + 1
@@ -195,7 +195,8 @@ def stoeck_scenario(
         raise ScenarioError("first_rank must be 'K' or 'Q'")
     if second_position not in (None, 0, 1, 2, 3):
         raise ScenarioError("second_position must be 0-3 (the place in the trick)")
-    pair = (Card(contract_.trump, Rank.K), Card(contract_.trump, Rank.Q))
+    pair = stoeck_pair(contract_)
+    assert pair is not None  # a trump contract (checked above)
     rng = random.Random(seed)
     for _attempt in range(MAX_ATTEMPTS * 4 if second_position is not None else MAX_ATTEMPTS):
         hands = _deal(rng, holder, pair)
@@ -203,7 +204,7 @@ def stoeck_scenario(
         if played is None:
             continue
         first_card = played[0][played[1]][1]
-        if first_rank is not None and first_card.rank is not Rank[first_rank]:
+        if first_rank is not None and first_card.rank.code != first_rank:
             continue
         if second_position is not None and played[2] % 4 != second_position:
             continue
@@ -250,6 +251,7 @@ def play_out(
     and Ober of trump says «Stöck» with the second of the two (R6.2)."""
     remaining = [list(h) for h in hands]
     pair = set(stoeck_pair(contract) or ())
+    holder = stoeck_holder(hands, contract) if call_stoeck else None
     plays: list[tuple[int, Card]] = []
     calls: list[StoeckCall] = []
     leader = 0
@@ -261,8 +263,7 @@ def play_out(
             remaining[seat].remove(card)
             trick.append(card)
             plays.append((seat, card))
-            holds_pair = pair and pair <= set(hands[seat])
-            if call_stoeck and holds_pair and card in pair and not (pair & set(remaining[seat])):
+            if seat == holder and card in pair and not (pair & set(remaining[seat])):
                 calls.append(StoeckCall(seat, len(plays) - 1))
         leader = seats[trick_winner(tuple(trick), contract)]
     return PlayedRound(
@@ -312,31 +313,97 @@ def target_events(score: ScoredRound, rules: RuleSet) -> list[tuple[int, int, st
     return events
 
 
+DECIDES = ("weis", "stoeck", "tricks", "nobody")
+# The fewest points a block can bring a team, before the factor: a sequence of three
+# or Stöck (R5.1, R6.1), a trick with a card that counts (an Under, R4.1-R4.3); and
+# what the tricks of a round bring both teams together (R4.4).
+LEAST_POINTS = {"weis": 20, "stoeck": 20, "tricks": 2}
+ROUND_CARD_POINTS = 157
+NEAR_MISS_SHARE = 100  # the card points of the team that takes more, in most rounds
+
+
+def target_contracts(decides: str, rules: RuleSet, *, overshoot: bool = False) -> tuple[str, ...]:
+    """The contracts in which ``decides`` can decide the game under the rule set's
+    target, factors and block order (R7.2-R7.5): a quick necessary condition on the
+    fewest points, so that a search for a round skips what cannot exist.
+
+    A team lands exactly on the target in the deciding block, or (``overshoot``) may
+    pass it there; before that block neither team may have reached it, and for
+    nobody neither reaches it at all. A target smaller than one round of points
+    times the factor rules some out (a target of 100 with factor 6 leaves nobody
+    short of it).
+
+    >>> target_contracts("stoeck", RuleSet())
+    ('D', 'H', 'S', 'C')
+    >>> target_contracts("nobody", RuleSet(target=500, factors={"obenabe": 8}))
+    ('D', 'H', 'S', 'C', 'undenufe')
+    >>> target_contracts("weis", RuleSet(target=30, target_order=("tricks", "weis", "stoeck")))
+    ()
+    """
+    if decides not in DECIDES:
+        raise ScenarioError("decides must be weis, stoeck, tricks or nobody")
+    order, target = rules.target_order, rules.target
+    found = []
+    for contract in Contract:
+        f = rules.factor(contract)
+        both_tricks = ROUND_CARD_POINTS * f  # the tricks of both teams, all counted
+        if decides == "nobody":
+            # necessary: both teams short of it; and a split of the round that leaves
+            # both short must be common enough to be found (a team takes ~100 of 157)
+            possible = both_tricks <= 2 * (target - 1) and NEAR_MISS_SHARE * f < target
+        elif decides == "stoeck" and contract.trump is None:
+            possible = False
+        else:
+            # landing on the target is easy only under a target above a round's points
+            least = 0 if overshoot else max(LEAST_POINTS[decides] * f, both_tricks)
+            before_it = decides != "tricks" and order.index("tricks") < order.index(decides)
+            possible = least <= target and (
+                not before_it or both_tricks + LEAST_POINTS[decides] * f <= 2 * target - 1
+            )
+        if possible:
+            found.append(contract.code)
+    return tuple(found)
+
+
 @lru_cache(maxsize=256)
-def target_scenario(decides: str, seed: int = 0, rules: RuleSet | None = None) -> TargetScenario:
+def target_scenario(
+    decides: str,
+    seed: int = 0,
+    rules: RuleSet | None = None,
+    *,
+    attempts: int = MAX_ATTEMPTS,
+    overshoot: bool | None = None,
+) -> TargetScenario:
     """A real round and scores before it, built so that ``decides`` decides the game.
 
     ``decides``: ``weis``, ``stoeck``, ``tricks`` or ``nobody``. Where it can, the
     other team is placed so that it would reach the target later in the same round,
-    which is the case R7.3 is about. The answer comes from ``resolve_target``.
+    which is the case R7.3 is about. The answer comes from ``resolve_target``. A team
+    lands exactly on the target where a round can; under a target smaller than a
+    round's points (see :func:`target_contracts`), or with ``overshoot``, it may pass
+    it in the deciding block. Raises :class:`ScenarioError` when no round of
+    ``attempts`` fits.
 
     >>> s = target_scenario("stoeck", 3)
     >>> s.result.block, s.result.team is not None
     ('stoeck', True)
     """
-    if decides not in ("weis", "stoeck", "tricks", "nobody"):
+    if decides not in DECIDES:
         raise ScenarioError("decides must be weis, stoeck, tricks or nobody")
     rules = rules or RuleSet()
     target = rules.target
+    if overshoot is None or decides == "nobody":
+        overshoot = decides != "nobody" and not target_contracts(decides, rules)
+    contracts = target_contracts(decides, rules, overshoot=overshoot)
+    if not contracts:
+        raise ScenarioError(f"{decides} cannot decide under a target of {target}")
     rng = random.Random(seed)
-    for _attempt in range(MAX_ATTEMPTS):
-        contract = rng.choice(
-            ["D", "H", "S", "C"] if decides == "stoeck" else [c.code for c in Contract]
-        )
+    for _attempt in range(attempts):
+        contract = rng.choice(contracts)
         played = random_round(contract, rng.randrange(1 << 30))
         score = score_round(played.hands, played.contract, played.plays, played.calls, rules)
         events = target_events(score, rules)
-        before = _place(events, decides, target, rng)
+        before = _place(events, decides, target, rng, overshoot=overshoot)
         if before is None:
             continue
         result = resolve_target(before, score, target, rules)
@@ -346,31 +413,51 @@ def target_scenario(decides: str, seed: int = 0, rules: RuleSet | None = None) -
     raise ScenarioError(f"no round found in which {decides} decides")
 
 
+Event = tuple[int, int, str, int | None]
+
+
 def _place(
-    events: list[tuple[int, int, str, int | None]], decides: str, target: int, rng: random.Random
+    events: list[Event], decides: str, target: int, rng: random.Random, *, overshoot: bool = False
 ) -> tuple[int, int] | None:
-    totals = [sum(p for t, p, _b, _i in events if t == team) for team in (0, 1)]
+    """The totals before the round that make an event of block ``decides`` bring its
+    team to the target first (with ``overshoot`` a total may stay 0 and the team pass
+    the target there); None when the round cannot give them."""
     if decides == "nobody":
-        gaps = (rng.randrange(1, 120), rng.randrange(1, 120))
-        nobody = (target - gaps[0] - totals[0], target - gaps[1] - totals[1])
-        return nobody if min(nobody) >= 0 else None
+        return _place_nobody(events, target, rng)
+
+    def points(side: int, upto: int) -> int:
+        return sum(p for t, p, _b, _i in events[:upto] if t == side)
+
     candidates = [i for i, e in enumerate(events) if e[2] == decides]
+    if overshoot:  # from 0:0 the first events may already pass the target
+        candidates = [i for i in candidates if max(points(0, i), points(1, i)) < target]
     if not candidates:
         return None
     k = rng.choice(candidates)
     team = events[k][0]
     other = 1 - team
     before = [0, 0]
-    before[team] = target - sum(p for t, p, _b, _i in events[: k + 1] if t == team)
+    before[team] = target - points(team, k + 1)
     later = [i for i in range(k + 1, len(events)) if events[i][0] == other]
     if later:
-        j = rng.choice(later)
-        before[other] = target - sum(p for t, p, _b, _i in events[: j + 1] if t == other)
+        before[other] = target - points(other, rng.choice(later) + 1)
     else:
-        before[other] = target - 1 - totals[other]
+        before[other] = target - 1 - points(other, len(events))
+    if overshoot:
+        before = [max(0, b) for b in before]
+        if max(before[side] + points(side, k) for side in (0, 1)) >= target:
+            return None  # a team reached it before the deciding block
     if min(before) < 0 or max(before) >= target:
         return None
     return before[0], before[1]
+
+
+def _place_nobody(events: list[Event], target: int, rng: random.Random) -> tuple[int, int] | None:
+    """Totals before the round that leave both teams short of the target after it."""
+    totals = [sum(p for t, p, _b, _i in events if t == team) for team in (0, 1)]
+    gaps = (rng.randrange(1, 120), rng.randrange(1, 120))
+    nobody = (target - gaps[0] - totals[0], target - gaps[1] - totals[1])
+    return nobody if min(nobody) >= 0 else None
 
 
 PAIR_CALLS = ("second", "first", "late", "prompted", "none")
@@ -467,7 +554,10 @@ def pair_scenario(
         raise ScenarioError("in a trump contract, give the trump suit's King and Ober")
     if contract_.trump is not None and king_seat == queen_seat:
         raise ScenarioError("in a trump contract, use stoeck_scenario for a Stöck in one hand")
-    king, queen = Card(suit_, Rank.K), Card(suit_, Rank.Q)
+    # the King and Ober of the suit: the pair that is Stöck when the suit is trump (R6.1)
+    like_stoeck = stoeck_pair(Contract.parse(suit_.code))
+    assert like_stoeck is not None  # a suit is a trump contract
+    king, queen = like_stoeck
     owners = {king: king_seat, queen: queen_seat}
     rng = random.Random(seed)
     for _attempt in range(MAX_ATTEMPTS):
@@ -491,22 +581,26 @@ def _calls_in_time(
     hands: tuple[tuple[Card, ...], ...], contract: Contract, plays: list[tuple[int, Card]]
 ) -> tuple[StoeckCall, ...]:
     """The holder of trump King and Ober calls Stöck with the second of them (R6.2)."""
-    if contract.trump is None:
+    pair = stoeck_pair(contract)
+    holder = stoeck_holder(hands, contract)
+    if pair is None or holder is None:
         return ()
-    pair = (Card(contract.trump, Rank.K), Card(contract.trump, Rank.Q))
-    for seat, hand in enumerate(hands):
-        if pair[0] in hand and pair[1] in hand:
-            second = max(i for i, (_s, c) in enumerate(plays) if c in pair)
-            return (StoeckCall(seat, second),)
-    return ()
+    second = max(i for i, (_s, c) in enumerate(plays) if c in pair)
+    return (StoeckCall(holder, second),)
 
 
 @lru_cache(maxsize=256)
-def near_miss_scenario(seed: int = 0, rules: RuleSet | None = None) -> TargetScenario:
+def near_miss_scenario(
+    seed: int = 0, rules: RuleSet | None = None, *, attempts: int = MAX_ATTEMPTS
+) -> TargetScenario:
     """A real round after which nobody has reached the target (R7.5), with both teams
     close to it. Where the deals allow, the team that lost the Weis (R5.6) ends within
     its own melds' value of the target, so that counting them would wrongly reach it.
     The deal is played out with random legal cards; a Stöck holder calls in time.
+
+    ``attempts`` bounds the rounds played out (deals without a lost Weis are skipped
+    at first, which costs little); :class:`ScenarioError` when none fits, or when the
+    target is too small for any round to stay short of it (:func:`target_contracts`).
 
     >>> s = near_miss_scenario(4)
     >>> s.result.team, s.result.block, max(s.result.totals) < s.target
@@ -514,9 +608,15 @@ def near_miss_scenario(seed: int = 0, rules: RuleSet | None = None) -> TargetSce
     """
     rules = rules or RuleSet()
     target = rules.target
+    contracts = target_contracts("nobody", rules)
+    if not contracts:
+        raise ScenarioError(f"every round reaches a target of {target}")
     rng = random.Random(seed)
+    played_out = 0
     for attempt in range(MAX_ATTEMPTS):
-        contract = Contract.parse(rng.choice([c.code for c in Contract]))
+        if played_out >= attempts:
+            break
+        contract = Contract.parse(rng.choice(contracts))
         deal_rng = random.Random(rng.randrange(1 << 30))
         hands = deal_cards(deal_rng)
         weis = resolve_weis(hands, contract, rules)
@@ -528,6 +628,7 @@ def near_miss_scenario(seed: int = 0, rules: RuleSet | None = None) -> TargetSce
             lost = sum(m.points for s in (loser, loser + 2) for m in melds[s]) * weis.factor
         if not lost and attempt < 60:
             continue
+        played_out += 1
         plays = play_round(hands, contract, rng=deal_rng)
         played = PlayedRound(contract, hands, tuple(plays), _calls_in_time(hands, contract, plays))
         score = score_round(played.hands, played.contract, played.plays, played.calls, rules)

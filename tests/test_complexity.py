@@ -29,9 +29,6 @@ ALLOWED: dict[str, str] = {
     "rules_core/deals.py:play_round": "round (rules_core)",
     "rules_core/stoeck.py:stoeck_of_log": "round (rules_core)",
     "rules_core/_play.py:run_plays": "round (rules_core)",
-    "teaching/generators/weis.py:build_ladder_step": "gen23",
-    "teaching/generators/weis.py:build_who_writes": "gen23",
-    "teaching/generators/target.py:build_target": "gen23",
     # Not in the issue's list; teaching/generators is gen23's.
     "teaching/generators/announce.py:_build_writes": "gen23",
     "teaching/generators/announce.py:solve_claims": "gen23",

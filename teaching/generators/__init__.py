@@ -29,7 +29,10 @@ API
   seed, ``Kind.cases[seed % len(Kind.cases)]`` (the names are listed per kind below).
   A caller who wants a case draws a seed with that residue (``Kind.seeds_of(case)``):
   the lessons ask each lesson's own cases this way. Stored questions need nothing
-  new: the case follows from their kind and seed.
+  new: the case follows from their kind and seed. Where a custom rule set makes the
+  seed's case impossible (a ``target`` smaller than one round brings leaves nobody
+  short of it), the generator takes the next case that exists, the same for the
+  same seed, and names it in ``prompt["case"]``, which ``case_of`` reads.
 - ``QuizError``: a ``rules_core.RulesError`` (so a ``ValueError``) for an unknown
   kind (the message lists the kinds), a seed that is not an ``int``, or stored
   data that is not a question.
@@ -504,14 +507,17 @@ def case_of(question: Question | Mapping[str, Any]) -> str:
     'high_card'
     """
     data: Mapping[str, Any] = (
-        {"kind": question.kind, "seed": question.seed}
+        {"kind": question.kind, "seed": question.seed, "prompt": question.prompt}
         if isinstance(question, Question)
         else question
     )
     kind, seed = data.get("kind"), data.get("seed")
     if type(seed) is not int:
         raise QuizError(f"seed must be a whole number, got {seed!r}")
-    return get_kind(str(kind)).case_of(seed)
+    spec = get_kind(str(kind))
+    prompt = data.get("prompt")
+    taken = prompt.get("case") if isinstance(prompt, Mapping) else None
+    return taken if taken in spec.cases else spec.case_of(seed)
 
 
 def recompute(question: Question | Mapping[str, Any]) -> ChoiceValue:

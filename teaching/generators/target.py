@@ -11,7 +11,13 @@ import random
 from collections.abc import Mapping, Sequence
 
 from rules_core import RoundScore, RuleSet, resolve_target
-from teaching.scenarios import ScenarioError, TargetScenario, near_miss_scenario, target_scenario
+from teaching.scenarios import (
+    ScenarioError,
+    TargetScenario,
+    near_miss_scenario,
+    target_contracts,
+    target_scenario,
+)
 
 from .base import Draft, Inputs, Kind, Retry, Solved, TargetValue, canon, score_of, trace_dicts
 from .deal import weighted
@@ -82,14 +88,33 @@ _PRIORITY = {
 _PRIORITY["stoeck"] = _PRIORITY["weis"]
 
 
-def _scenario(rng: random.Random, decides: str, rules: RuleSet) -> TargetScenario:
-    sub_seed = rng.randrange(1 << 30)
-    try:
-        if decides == "nobody":
-            return near_miss_scenario(sub_seed, rules)
-        return target_scenario(decides, sub_seed, rules)
-    except ScenarioError as err:
-        raise Retry(str(err)) from None
+# Rounds tried per case before the next case is taken: the default rule sets find one
+# within 20; a custom target may leave a case rare or impossible (a target below what
+# one round brings), and a question must still be built in milliseconds.
+SCENARIO_ATTEMPTS = 60
+
+
+def _scenario(rng: random.Random, seed: int, rules: RuleSet) -> tuple[str, TargetScenario]:
+    """The round of the seed's case (``DECIDES[seed % 4]``) or, where the rule set's
+    target makes that case impossible or rare, of the next case that exists."""
+    first = seed % len(DECIDES)
+    cases = [DECIDES[(first + step) % len(DECIDES)] for step in range(len(DECIDES))]
+    # last, the blocks passing the target from 0:0, which a tiny target always allows
+    tries = [(d, None) for d in cases] + [(d, True) for d in cases if d != "nobody"]
+    for decides, overshoot in tries:
+        if not target_contracts(decides, rules, overshoot=decides != "nobody"):
+            continue
+        sub_seed = rng.randrange(1 << 30)
+        try:
+            if decides == "nobody":
+                return decides, near_miss_scenario(sub_seed, rules, attempts=SCENARIO_ATTEMPTS)
+            scenario = target_scenario(
+                decides, sub_seed, rules, attempts=SCENARIO_ATTEMPTS, overshoot=overshoot
+            )
+        except ScenarioError:
+            continue
+        return decides, scenario
+    raise Retry(f"no round fits a target of {rules.target}")
 
 
 # How many choices a question shows, as (size, weight): "nobody" is one value but a
@@ -135,77 +160,100 @@ def _choose(
     return out
 
 
+def _value(team: int | None, block: str | None) -> TargetValue:
+    return {"team": team, "block": block}
+
+
+def _losing_weis_counted(
+    score: RoundScore, before: Sequence[int], target: int, events: Sequence[Event]
+) -> TargetValue | None:
+    """The race with the melds of the team that lost the Weis counted too (R5.6)."""
+    weis = score.weis
+    if weis.team is None:
+        return None
+    loser = 1 - weis.team
+    lost = sum(m.points for s in (loser, loser + 2) for m in weis.melds[s]) * score.factor
+    if not lost:
+        return None
+    extra = []
+    for team, points, block in events:
+        extra.append((team, points, block))
+        if block == "weis" and team == 1:
+            extra.append((loser, lost, "weis"))
+    return _value(*_race(before, target, extra))
+
+
+def _order_slips(
+    score: RoundScore, before: Sequence[int], target: int, order: Sequence[str], winner: int
+) -> dict[str, TargetValue]:
+    """The answers of the mistakes about the counting order, when a team wins."""
+    events = _events(score, order)
+    first = ("tricks",) + tuple(b for b in order if b != "tricks")
+    swapped = tuple({"weis": "stoeck", "stoeck": "weis"}.get(b, b) for b in order)
+    found = {
+        "tricks_counted_first": _value(*_race(before, target, _events(score, first))),
+        "wrong_block_order": _value(*_race(before, target, _events(score, swapped))),
+        "target_must_be_exceeded": _value(*_race(before, target + 1, events)),
+        "tricks_not_counted_in_order": _value(
+            *_race(before, target, _events(score, order, whole_tricks=True))
+        ),
+    }
+    other_block = _own_block(before, target, events, 1 - winner)
+    if other_block is not None:
+        found["later_reacher_wins"] = _value(1 - winner, other_block)
+    return found
+
+
+def _slips(scenario: TargetScenario, rules: RuleSet, answer: TargetValue) -> dict[str, TargetValue]:
+    """Each mistake's answer for the round of ``scenario``."""
+    score, before, target = scenario.score, scenario.before, scenario.target
+    order = tuple(rules.target_order)
+    events = _events(score, order)
+    found: dict[str, TargetValue] = {}
+    losing = _losing_weis_counted(score, before, target, events)
+    if losing is not None:
+        found["losing_team_weis_counted"] = losing
+    final = (before[0] + score.totals[0], before[1] + score.totals[1])
+    if final[0] != final[1]:
+        leader = 0 if final[0] > final[1] else 1
+        block = _own_block(before, target, events, leader) or "tricks"
+        found["most_points_wins"] = _value(leader, block)
+    if answer["team"] is not None:
+        found.update(_order_slips(score, before, target, order, answer["team"]))
+    return found
+
+
 def build_target(rng: random.Random, seed: int, rules: RuleSet) -> Draft[TargetValue]:
-    decides = DECIDES[seed % len(DECIDES)]
-    scenario = _scenario(rng, decides, rules)
+    decides, scenario = _scenario(rng, seed, rules)
     played, score = scenario.round, scenario.score
-    before, target = scenario.before, scenario.target
     inputs = {
         "hands": [[c.code for c in hand] for hand in played.hands],
         "contract": played.contract.code,
         "plays": [[seat, c.code] for seat, c in played.plays],
         "calls": [[c.seat, c.after_play, c.prompted] for c in played.calls],
-        "before": list(before),
-        "target": target,
+        "before": list(scenario.before),
+        "target": scenario.target,
     }
     solved = solve_target(inputs, rules)
     if solved.value["block"] != (None if decides == "nobody" else decides):
         raise Retry("another block decides")
-    order = tuple(rules.target_order)
-    events = _events(score, order)
-    totals = score.totals
-    final = (before[0] + totals[0], before[1] + totals[1])
-
-    def v(team: int | None, block: str | None) -> TargetValue:
-        return {"team": team, "block": block}
-
-    found: dict[str, TargetValue] = {}
-    weis = score.weis
-    if weis.team is not None:
-        loser = 1 - weis.team
-        lost = sum(m.points for s in (loser, loser + 2) for m in weis.melds[s]) * score.factor
-        if lost:
-            extra = []
-            for team, points, block in events:
-                extra.append((team, points, block))
-                if block == "weis" and team == 1:
-                    extra.append((loser, lost, "weis"))
-            found["losing_team_weis_counted"] = v(*_race(before, target, extra))
-    if final[0] != final[1]:
-        leader = 0 if final[0] > final[1] else 1
-        block = _own_block(before, target, events, leader) or "tricks"
-        found["most_points_wins"] = v(leader, block)
-    if decides != "nobody":
-        first = ("tricks",) + tuple(b for b in order if b != "tricks")
-        found["tricks_counted_first"] = v(*_race(before, target, _events(score, first)))
-        swapped = tuple({"weis": "stoeck", "stoeck": "weis"}.get(b, b) for b in order)
-        found["wrong_block_order"] = v(*_race(before, target, _events(score, swapped)))
-        found["target_must_be_exceeded"] = v(*_race(before, target + 1, events))
-        whole = _events(score, order, whole_tricks=True)
-        found["tricks_not_counted_in_order"] = v(*_race(before, target, whole))
-        winner = solved.value["team"]
-        assert winner is not None  # a block decides: a team reached the target there
-        other_block = _own_block(before, target, events, 1 - winner)
-        if other_block is not None:
-            found["later_reacher_wins"] = v(1 - winner, other_block)
-    distractors = _choose(rng, solved.value, found, decides, order)
-    rules_tested = ["R7.2", "R7.3"]
-    if decides == "tricks":
-        rules_tested.append("R7.4")
-    if decides == "nobody":
-        rules_tested.append("R7.5")
+    found = _slips(scenario, rules, solved.value)
+    distractors = _choose(rng, solved.value, found, decides, tuple(rules.target_order))
+    rules_tested = ["R7.2", "R7.3"] + ["R7.4"] * (decides == "tricks")
+    rules_tested += ["R7.5"] * (decides == "nobody")
+    prompt = {
+        "preset": rules.preset_name(),
+        "target": scenario.target,
+        "before": list(scenario.before),
+        "factor": score.factor,
+        "blocks": [dict(b) for b in score.blocks],
+        "tricks": [{"index": t.index, "team": t.team, "points": t.points} for t in score.tricks],
+    }
+    if decides != DECIDES[seed % len(DECIDES)]:
+        prompt["case"] = decides  # the rule set's target leaves the seed's case out
     return Draft(
         inputs=inputs,
-        prompt={
-            "preset": rules.preset_name(),
-            "target": target,
-            "before": list(before),
-            "factor": score.factor,
-            "blocks": [dict(b) for b in score.blocks],
-            "tricks": [
-                {"index": t.index, "team": t.team, "points": t.points} for t in score.tricks
-            ],
-        },
+        prompt=prompt,
         answer=solved.value,
         distractors=distractors,
         explanation=solved.explanation,

@@ -918,39 +918,62 @@ FACTOR_PAIR_PLACES = {
 }
 
 
-def _ww_rank_weights(category: str, pair: str | None, size: int) -> list[tuple[int, float]]:
+# The factors under which a near miss is often read as worth the answer times the
+# factor ("smaller" above): its value (20, 100, 150 or 200) is the writing team's
+# points times (factor - 1), so the team writes 20 to 200 under factor 2 and 50 or
+# 100 under 3; under 4 and 5 only 50 would do, and from 6 on nothing the deals plant.
+# A custom rule set with other factors shows the other pairs instead.
+SMALLER_PAIR_FACTORS = frozenset({2, 3})
+# The contracts a category's deal may end in (the others fit any contract).
+WW_CONTRACTS = {"undenufe": ("undenufe",)}
+
+
+def _ww_fits(rules: RuleSet, category: str, factored: bool, pair: str | None = None) -> bool:
+    """Whether the rule set has a contract for ``category`` with a factor (or without,
+    ``factored``) that can make the factor pair ``pair``: a custom rule set may give a
+    factor to no contract the category needs, or only factors no near miss fits."""
+    return any(
+        (rules.factor(c) > 1) == factored
+        and (pair != "smaller" or rules.factor(c) in SMALLER_PAIR_FACTORS)
+        for c in WW_CONTRACTS.get(category, ALL_CONTRACTS)
+    )
+
+
+def _ww_rank_weights(
+    category: str, pair: str | None, size: int, big_factors: bool = False
+) -> list[tuple[int, float]]:
     """The places the answer may take among the ``size`` choices of the writing team,
-    with their weights (see WW_RANKS and FACTOR_PAIR_PLACES)."""
+    with their weights (see WW_RANKS and FACTOR_PAIR_PLACES). With ``big_factors``
+    (every factor the question may have is above 3) a decoy pair cannot stand above
+    the answer: its smaller number would be a slip of more than three times the
+    answer divided by the factor, so the answer is not the smallest choice then."""
     if pair is None:
         weights = WW_RANKS[category] if size == 4 else (1.0,) * size
         return list(enumerate(weights))
-    allowed = range(1 if pair == "larger" else 0, size - 1 if pair == "smaller" else size)
+    lowest = 1 if pair == "larger" or (pair == "outside" and big_factors) else 0
+    allowed = range(lowest, size - 1 if pair == "smaller" else size)
     base = WW_RANKS[category] if size == 4 else (1.0,) * size
     places = FACTOR_PAIR_PLACES[pair] if size == 4 else (1.0,) * size
     return [(r, base[r] * places[r] if size == 4 else 1.0) for r in allowed]
 
 
 def _ww_deal(
-    rng: random.Random,
-    seed: int,
-    rules: RuleSet,
-    category: str,
-    factored: bool,
-    near_misses: Sequence[str] = (),
-    times_factor: bool = False,
+    rng: random.Random, rules: RuleSet, aim: _WWAim, near_misses: Sequence[str] = ()
 ) -> tuple[list[list[Card]], str, WeisResult, list[tuple[int, int]]]:
-    """A deal for ``category`` in a contract with a factor (or without); the near
-    misses planted in the writing team's hands (seat, value each would add if read as
-    a meld). With ``times_factor`` one of them is read as worth the answer times
-    the factor (see FACTOR_PAIRS)."""
+    """A deal for ``aim.category`` in a contract with a factor (or without,
+    ``aim.factored``); the near misses planted in the writing team's hands (seat, value
+    each would add if read as a meld). With the pair ``smaller`` one of them is read
+    as worth the answer times the factor (see FACTOR_PAIRS)."""
+    category, times_factor = aim.category, aim.pair == "smaller"
     plan = _Plan()
     w = rng.randrange(2)
     contract = _WW_BUILDERS[category](rng, rules, plan, w)
-    if (rules.factor(contract) > 1) != factored:
-        if category not in ("small_melds_lose", "partners_both_meld", "kreuzweis"):
+    fits = _ww_contract_fits(rules, aim)
+    if not fits(contract):
+        if category not in ("small_melds_lose", "partners_both_meld", "kreuzweis", "factor"):
             raise Retry("the contract has the wrong factor")
         # these deals do not depend on the contract: take one that fits
-        contract = rng.choice([c for c in ALL_CONTRACTS if (rules.factor(c) > 1) == factored])
+        contract = rng.choice([c for c in ALL_CONTRACTS if fits(c)])
     near: list[tuple[int, int]] = []
     if times_factor:
         own = sum(_planned_points(m, rules) for seat in (w, w + 2) for m in plan.melds[seat])
@@ -974,64 +997,104 @@ def _ww_deal(
     return hands, contract, result, [(seat, v) for seat, v in near if seat % 2 == result.team]
 
 
+def _ww_contract_fits(rules: RuleSet, aim: _WWAim) -> Callable[[str], bool]:
+    """Whether a contract has a factor (or none, ``aim.factored``) that can give the
+    factor pair of ``aim``: one a near miss can be read as worth the answer times
+    (``smaller``), or for a decoy pair above the smallest answer one of 2 or 3 (see
+    :func:`_ww_rank_weights`)."""
+
+    def fits(contract: str) -> bool:
+        factor = rules.factor(contract)
+        if aim.pair == "smaller" and factor not in SMALLER_PAIR_FACTORS:
+            return False
+        if aim.pair == "outside" and aim.rank == 0 and factor > 3:
+            return False
+        return (factor > 1) == aim.factored
+
+    return fits
+
+
 def _planned_points(cards: Sequence[Card], rules: RuleSet) -> int:
     """The points of a planned meld under ``rules`` (0 for four 6s, 7s or 8s without
     ``low_quads_score``)."""
     return sum(m.points for m in find_melds(cards, rules))
 
 
-def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft[TeamPointsValue]:
-    category = WHO_WRITES_CATEGORIES[seed % len(WHO_WRITES_CATEGORIES)]
+@dataclasses.dataclass(frozen=True)
+class _WWAim:
+    """What a who-writes question aims at, drawn before the deal: a contract with a
+    factor or without, the other team or "nobody" shown, the factor pair (see
+    FACTOR_PAIRS) and the answer's place among the writing team's choices."""
+
+    category: str
+    factored: bool
+    shown: tuple[bool, bool]  # the other team writing, "nobody writes"
+    pair: str | None
+    size: int
+    rank: int
+
+
+def _ww_aim(rng: random.Random, category: str, rules: RuleSet) -> _WWAim:
     with_factor = [c for c in ALL_CONTRACTS if rules.factor(c) > 1]
     factored = bool(with_factor) and (
         category == "factor" or rng.random() < len(with_factor) / len(ALL_CONTRACTS)
     )
+    if not _ww_fits(rules, category, factored):
+        factored = not factored  # the category's contract decides (Undenufe)
     # the factor forgotten is the most telling slip where there is a factor: it is
     # below the answer, so the answer is less often the smallest choice there
     show_other = not factored and rng.random() < OTHER_TEAM_SHOWN.get(category, 0.2)
     show_nobody = category == "ladder_tie" and rng.random() < NOBODY_SHOWN
     pair = weighted(rng, FACTOR_PAIRS) if factored else None
+    if pair is not None and not _ww_fits(rules, category, factored, pair):
+        pair = weighted(rng, [p for p in FACTOR_PAIRS if p[0] != pair])
     size = len(WW_RANKS[category])
     # with another team's choice, or "nobody", the answer's place among the writing
     # team's choices is drawn evenly (the other falls where it falls)
-    rank = weighted(rng, _ww_rank_weights(category, pair, size - show_other - show_nobody))
-    for _attempt in range(200):
+    big_factors = all(
+        rules.factor(c) > 3
+        for c in WW_CONTRACTS.get(category, ALL_CONTRACTS)
+        if rules.factor(c) > 1
+    )
+    own_size = size - show_other - show_nobody
+    rank = weighted(rng, _ww_rank_weights(category, pair, own_size, big_factors))
+    return _WWAim(category, factored, (show_other, show_nobody), pair, size, rank)
+
+
+WW_ATTEMPTS = 200
+
+
+def _ww_attempt(
+    rng: random.Random, rules: RuleSet, aim: _WWAim
+) -> tuple[list[list[Card]], str, WeisResult, Slips] | None:
+    """One deal for ``aim`` and its wrong choices (None when they do not fit)."""
+    # near misses add slips above the answer: more of them where it stands low
+    plants = rng.choice(NEAR_MISSES[: len(NEAR_MISSES) - aim.rank] or NEAR_MISSES[:1])
+    if aim.rank == 0 and rng.random() < 0.7:
+        plants = NEAR_MISSES[-1]
+    hands, contract, result, near = _ww_deal(rng, rules, aim, plants)
+    picked = _ww_choices(rng, rules, hands, contract, result, near, aim)
+    return None if picked is None else (hands, contract, result, picked)
+
+
+def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft[TeamPointsValue]:
+    aim = _ww_aim(rng, WHO_WRITES_CATEGORIES[seed % len(WHO_WRITES_CATEGORIES)], rules)
+    for _attempt in range(WW_ATTEMPTS):
         try:
-            # near misses add slips above the answer: more of them where it stands low
-            plants = rng.choice(NEAR_MISSES[: len(NEAR_MISSES) - rank] or NEAR_MISSES[:1])
-            if rank == 0 and rng.random() < 0.7:
-                plants = NEAR_MISSES[-1]
-            hands, contract, result, near = _ww_deal(
-                rng, seed, rules, category, factored, plants, pair == "smaller"
-            )
-            picked = _ww_choices(
-                rng,
-                rules,
-                category,
-                hands,
-                contract,
-                result,
-                near,
-                size,
-                rank,
-                (show_other, show_nobody),
-                pair,
-            )
+            found = _ww_attempt(rng, rules, aim)
         except Retry:
             continue
-        if picked is not None:
+        if found is not None:
             break
     else:
         raise Retry("no deal fits the choices")
+    hands, contract, result, picked = found
     inputs = {"hands": [codes(h) for h in hands], "contract": contract}
     solved = solve_who_writes(inputs, rules)
     win = _writer(result)
     pairs = _kreuzweis_pairs([m for seat in (win, win + 2) for m in result.melds[seat]])
-    rules_tested = ["R5.4", "R5.5", "R5.6"]
-    if pairs:
-        rules_tested.insert(0, "R5.3")
-    if result.factor > 1:
-        rules_tested.append("R4.5")
+    rules_tested = ["R5.3"] * bool(pairs) + ["R5.4", "R5.5", "R5.6"]
+    rules_tested += ["R4.5"] * (result.factor > 1)
     return Draft(
         inputs=inputs,
         prompt={
@@ -1139,21 +1202,18 @@ def _ww_other_team(
 def _ww_choices(
     rng: random.Random,
     rules: RuleSet,
-    category: str,
     hands: list[list[Card]],
     contract: str,
     result: WeisResult,
     near: list[tuple[int, int]],
-    size: int,
-    rank: int,
-    shown: tuple[bool, bool],
-    pair: str | None,
+    aim: _WWAim,
 ) -> list[tuple[TeamPointsValue, str]] | None:
-    """The wrong choices: the writing team's slips with the answer at ``rank`` among
-    them; ``shown``: whether the other team writing and "nobody writes" are shown
-    too; ``pair``: where the answer stands to the pair in the factor's ratio (with a
-    factor). None when the deal cannot give them."""
-    show_other, show_nobody = shown
+    """The wrong choices: the writing team's slips with the answer at ``aim.rank``
+    among them; ``aim.shown``: whether the other team writing and "nobody writes" are
+    shown too; ``aim.pair``: where the answer stands to the pair in the factor's ratio
+    (with a factor). None when the deal cannot give them."""
+    category, size, rank, pair = aim.category, aim.size, aim.rank, aim.pair
+    show_other, show_nobody = aim.shown
     flipped = _ww_check(rules, category, hands, contract, result)
     win, factor = _writer(result), result.factor
     own_sum = sum(m.points for seat in (win, win + 2) for m in result.melds[seat])
@@ -1161,7 +1221,7 @@ def _ww_choices(
     # a slip whose points are twice or three times the answer's, or a half or a third,
     # would look like the factor at work (a pupil would take the pair for a clue)
     every = _ww_pool(result, near)
-    pool = [(x, t) for x, t in every if not _looks_factored(x["points"], answer)]
+    pool = [(x, t) for x, t in every if not _looks_factored(x["points"], answer, factor)]
     extras: list[tuple[TeamPointsValue, str]] = []  # not the writing team: outside the ranking
     if show_other:
         other = _ww_other_team(result, category, flipped)
@@ -1224,7 +1284,7 @@ def _ww_factored(
         picked = pick_around(rng, answer, rest, _points_of, size, rank, must, avoid_midpoint=True)
         if picked is None:
             continue
-        pairs = _pairs(answer, [x["points"] for x, _ in picked])
+        pairs = _pairs(answer, [x["points"] for x, _ in picked], factor)
         if pairs == ([] if pair == "none" else [factor]):
             return picked
     return None
@@ -1248,20 +1308,23 @@ def _ww_decoys(rng: random.Random, pool: Slips, win: int, factor: int) -> list[S
     return (natural + made)[:DECOYS_TRIED]
 
 
-def _pairs(answer: int, shown: Sequence[int]) -> list[int]:
-    """The ratios of the pairs of choices whose points are in a factor's ratio (2 or 3)."""
+def _pairs(answer: int, shown: Sequence[int], factor: int) -> list[int]:
+    """The ratios of the pairs of choices whose points are in a factor's ratio (2, 3
+    or the question's ``factor``)."""
     values = [answer, *shown]
     return [
         max(a, b) // min(a, b)
         for i, a in enumerate(values)
         for b in values[i + 1 :]
-        if _looks_factored(a, b)
+        if _looks_factored(a, b, factor)
     ]
 
 
-def _looks_factored(points: int, answer: int) -> bool:
+def _looks_factored(points: int, answer: int, factor: int) -> bool:
+    """Whether two numbers stand in the ratio of a common factor (2 or 3) or of the
+    question's own factor: a pupil would take such a pair for the factor at work."""
     lo, hi = sorted((points, answer))
-    return lo > 0 and hi in (2 * lo, 3 * lo)
+    return lo > 0 and (hi in (2 * lo, 3 * lo) or (factor > 1 and hi == factor * lo))
 
 
 WHO_WRITES = Kind(
@@ -1470,8 +1533,14 @@ def _ladder_tag(
     return "later_step_and_wrong_winner" if later else "earlier_step_and_wrong_winner"
 
 
-def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft[StepValue]:
-    wanted, first_wins = LADDER_CASES[seed % len(LADDER_CASES)]
+LadderMeld: TypeAlias = tuple[Meld, int]  # a meld and its seat
+
+
+def _ladder_pair(
+    rng: random.Random, rules: RuleSet, wanted: Step, first_wins: bool
+) -> tuple[list[tuple[int, list[str]]], str]:
+    """Two melds of players of different teams (lower seat first) for which ``wanted``
+    decides, the first one winning or not; and the contract."""
     a_cards, b_cards, contract = _LS_BUILDERS[wanted](rng, rules)
     a_seat = rng.randrange(4)
     b_seat = other_team_seat(rng, a_seat)
@@ -1484,20 +1553,14 @@ def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft[St
     pair = [(low, codes(a_cards)), (high, codes(b_cards))]
     if not first_wins:
         pair = [(low, pair[1][1]), (high, pair[0][1])]
-    inputs = {
-        "melds": [{"seat": s, "cards": cs} for s, cs in pair],
-        "contract": contract,
-    }
-    solved = solve_ladder_step(inputs, rules)
-    step = Step(solved.value["step"])
-    winner = solved.value["winner"]
-    if step is not wanted or (winner == low) != first_wins:
-        raise Retry("another step decides")
-    ma = (Meld.of(parse_cards(pair[0][1])), low)
-    mb = (Meld.of(parse_cards(pair[1][1])), high)
-    loser = high if winner == low else low
+    return pair, contract
 
-    # the mistakes that give one (step, winner) value in particular
+
+def _step_slip(
+    step: Step, ma: LadderMeld, mb: LadderMeld, c: Contract, reverse: bool, loser: int
+) -> dict[tuple[Step, int], str]:
+    """The mistakes that give one (step, winner) value in particular, by the deciding
+    step."""
     specific: dict[tuple[Step, int], str] = {}
     if step is Step.POINTS:
         by_cards = _walk(ma, mb, c, reverse, skip=Step.POINTS)
@@ -1507,37 +1570,73 @@ def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft[St
         quad_seat = ma[1] if ma[0].kind is MeldKind.FOUR_OF_A_KIND else mb[1]
         specific[(Step.CARDS, quad_seat)] = "four_of_a_kind_beats_sequence"
     elif step is Step.HIGH_CARD:
-        if c is Contract.UNDENUFE:
-            specific[(Step.HIGH_CARD, loser)] = "undenufe_order_wrong"
-        trump_seats = [
-            m[1] for m in (ma, mb) if m[0].kind is MeldKind.SEQUENCE and m[0].suit is c.trump
-        ]
-        if trump_seats and trump_seats[0] == loser:
-            specific[(Step.TRUMP, loser)] = "trump_before_high_card"
+        specific.update(_high_card_slips(ma, mb, c, loser))
     elif step is Step.TRUMP:
-        specific[(Step.SEAT, low)] = "trump_step_forgotten"
+        specific[(Step.SEAT, min(ma[1], mb[1]))] = "trump_step_forgotten"
     elif step is Step.SEAT:
         specific[(Step.SEAT, loser)] = "later_seat_wins"
-    skipped = _walk(ma, mb, c, reverse, skip=step) if step is not Step.SEAT else None
-    if skipped is not None:
-        specific.setdefault(skipped, "deciding_step_skipped")
+    return specific
 
-    # Every (step, winner) but the later seat winning at SEAT can be right, and every
-    # one is some mistake's answer: the wrong choices are drawn at random from all of
-    # them, so that which values are shown says nothing about which one is right
-    # (answers are spread evenly over these nine values by ``seed % 9``).
-    answer = (step, winner)
+
+def _high_card_slips(
+    ma: LadderMeld, mb: LadderMeld, c: Contract, loser: int
+) -> dict[tuple[Step, int], str]:
+    specific: dict[tuple[Step, int], str] = {}
+    if c is Contract.UNDENUFE:
+        specific[(Step.HIGH_CARD, loser)] = "undenufe_order_wrong"
+    trump_seats = [
+        m[1] for m in (ma, mb) if m[0].kind is MeldKind.SEQUENCE and m[0].suit is c.trump
+    ]
+    if trump_seats and trump_seats[0] == loser:
+        specific[(Step.TRUMP, loser)] = "trump_before_high_card"
+    return specific
+
+
+def _ladder_shown(
+    rng: random.Random, answer: tuple[Step, int], low: int, high: int
+) -> list[tuple[Step, int]]:
+    """The wrong (step, winner) values shown.
+
+    Every (step, winner) but the later seat winning at SEAT can be right, and every
+    one is some mistake's answer: the wrong choices are drawn at random from all of
+    them, so that which values are shown says nothing about which one is right
+    (answers are spread evenly over these nine values by ``seed % 9``)."""
     grid = [(s, x) for s in STEPS for x in (low, high) if s is not Step.SEAT or x == low]
     others = [v for v in grid if v != answer]
     size = rng.choice((4, 5))
     shown = rng.sample(others, size - 1)
-    if step is Step.SEAT and rng.random() < LATER_SEAT_SHOWN:
+    if answer[0] is Step.SEAT and rng.random() < LATER_SEAT_SHOWN:
         shown[rng.randrange(len(shown))] = (Step.SEAT, high)
+    return shown
 
-    def v(s: Step, seat: int) -> StepValue:
-        return {"step": s.value, "winner": seat}
 
-    distractors = [(v(*value), _ladder_tag(value, answer, specific)) for value in shown]
+def _step_value(step: Step, seat: int) -> StepValue:
+    return {"step": step.value, "winner": seat}
+
+
+def build_ladder_step(rng: random.Random, seed: int, rules: RuleSet) -> Draft[StepValue]:
+    wanted, first_wins = LADDER_CASES[seed % len(LADDER_CASES)]
+    pair, contract = _ladder_pair(rng, rules, wanted, first_wins)
+    (low, _), (high, _) = pair
+    inputs = {"melds": [{"seat": s, "cards": cs} for s, cs in pair], "contract": contract}
+    solved = solve_ladder_step(inputs, rules)
+    step = Step(solved.value["step"])
+    winner = solved.value["winner"]
+    if step is not wanted or (winner == low) != first_wins:
+        raise Retry("another step decides")
+    c = Contract.parse(contract)
+    reverse = c is Contract.UNDENUFE and rules.undenufe_reverses_weis
+    ma = (Meld.of(parse_cards(pair[0][1])), low)
+    mb = (Meld.of(parse_cards(pair[1][1])), high)
+    specific = _step_slip(step, ma, mb, c, reverse, high if winner == low else low)
+    skipped = _walk(ma, mb, c, reverse, skip=step) if step is not Step.SEAT else None
+    if skipped is not None:
+        specific.setdefault(skipped, "deciding_step_skipped")
+    answer = (step, winner)
+    distractors = [
+        (_step_value(s, seat), _ladder_tag((s, seat), answer, specific))
+        for s, seat in _ladder_shown(rng, answer, low, high)
+    ]
     return Draft(
         inputs=inputs,
         prompt={"preset": _preset(rules)},

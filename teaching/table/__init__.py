@@ -33,6 +33,13 @@ API
   Cached (the scenario is frozen; do not mutate its ``aim`` dict).
 - ``referee(scenario, moves) -> Table``: pure and deterministic (equal inputs give
   equal tables; no clock, no randomness). Raises ``TableError`` for a bad log.
+- ``replay_state(scenario, moves) -> RefereeState`` and ``step(state, move)``: the same
+  referee one move at a time, for a caller that keeps the state between moves (the
+  site caches it). ``referee`` is ``replay_state(...).table()``, which is ``step``
+  applied to each move in turn, so a kept state stepped once equals the full replay.
+  ``step`` changes the state in place (like python-chess's ``Board.push``); after a
+  ``TableError`` the state is spoiled. The state pickles (a snapshot is
+  ``pickle.dumps(state)``).
 - ``learner_view(table) -> LearnerView``: only what the learner may know now.
 - ``score(table) -> TableScore``: the written score once the nine tricks are played.
 - ``reference_move(table) -> dict``: the next move of the reference learner as JSON (never
@@ -451,7 +458,15 @@ from .moves import (
     WritesMove,
     parse_move,
 )
-from .replay import announce_strict, referee, reference_move, score
+from .replay import (
+    RefereeState,
+    announce_strict,
+    referee,
+    reference_move,
+    replay_state,
+    score,
+    step,
+)
 from .result import Table, TableScore
 from .view import AnnouncementView, CallView, LearnerView, TrickView, learner_view
 
@@ -494,6 +509,7 @@ __all__ = [
     "Phase",
     "PlayMove",
     "PlayVerdict",
+    "RefereeState",
     "Reminder",
     "Scenario",
     "Shown",
@@ -522,5 +538,7 @@ __all__ = [
     "parse_move",
     "reference_move",
     "referee",
+    "replay_state",
     "score",
+    "step",
 ]

@@ -205,6 +205,12 @@ class Scenario:
         # aim is frozen (read-only mappings, tuples) rather than a dict to mutate.
         object.__setattr__(self, "aim", _freeze(self.aim))
 
+    def __reduce__(self) -> tuple[type[Scenario], tuple[Any, ...]]:
+        # A mapping proxy does not pickle (the site keeps pickled referee states):
+        # rebuild from the fields with the aim as plain data, frozen again on the way.
+        fields = (self.focus, self.seed, self.rules, self.contract, self.hands, self.seat)
+        return (Scenario, (*fields, self.before, self.target, self.reminder, _thaw(self.aim)))
+
     @property
     def preset(self) -> str | None:
         """The rule set's preset name, or None for a custom rule set."""

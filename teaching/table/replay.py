@@ -90,12 +90,15 @@ from .scoring import block_verdict, table_score
 
 __all__ = [
     "ROUND_PLAYS",
+    "RefereeState",
     "RoundState",
     "announce_strict",
     "reference_move",
     "referee",
     "replay",
+    "replay_state",
     "score",
+    "step",
 ]
 
 ROUND_PLAYS = len(DECK)  # a round plays every card once
@@ -846,14 +849,46 @@ def replay(scenario: Scenario, moves: Any) -> RoundState:
             f"moves must be a list of move objects, got {type(moves).__name__}", "log.not_list"
         )
     state = RoundState(scenario)
-    for i, move in enumerate(moves):
-        try:
-            state.apply(i, move)
-        except TableError:
-            raise
-        except RulesError as err:  # pragma: no cover - a referee bug, reported readably
-            raise TableError(f"move {i + 1}: {err}", "move.engine", {"move": i}) from None
+    for move in moves:
+        step(state, move)
     return state
+
+
+# The referee's running state, for callers that keep it between moves (the site's
+# cache); ``.moves`` is its log, ``.table()`` freezes it.
+RefereeState = RoundState
+
+
+def step(state: RoundState, move: Any) -> None:
+    """Apply one more learner move to ``state``, in place: the referee's one step.
+
+    A full replay (:func:`replay_state`, :func:`referee`) is this step folded over the log
+    from the deal, so a state kept after ``n`` moves and stepped once equals the
+    replay of the ``n + 1`` moves: the two cannot drift apart. Raises
+    :class:`TableError` for a refused move; the state may then be half-changed and
+    must be dropped (replay the log again for a clean one).
+
+    >>> from teaching.table import build_scenario, reference_move
+    >>> scenario = build_scenario("stoeck", 2)
+    >>> state = replay_state(scenario, [])
+    >>> move = reference_move(state.table())
+    >>> step(state, move)
+    >>> state.table() == referee(scenario, [move])
+    True
+    """
+    i = len(state.moves)
+    try:
+        state.apply(i, move)
+    except TableError:
+        raise
+    except RulesError as err:  # pragma: no cover - a referee bug, reported readably
+        raise TableError(f"move {i + 1}: {err}", "move.engine", {"move": i}) from None
+
+
+def replay_state(scenario: Scenario, moves: Any) -> RoundState:
+    """The referee's state after ``moves``: :func:`step` applied to each move in turn,
+    from the deal. Raises :class:`TableError` for a bad log (like :func:`referee`)."""
+    return replay(scenario, moves)
 
 
 def referee(scenario: Scenario, moves: Any) -> Table:

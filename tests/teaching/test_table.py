@@ -1300,3 +1300,17 @@ def test_r7_5_the_promise_holds_for_factor_6_and_target_1500_where_a_deal_allows
         s = build_scenario(focus, 3, RuleSet(factors=six, target=5000))
         assert not s.aim.get("target_reachable")
         assert all(s.before[t] + m < 5000 for t, m in enumerate(team_most(s)))
+
+
+def test_a_scenario_and_a_referee_state_pickle_with_the_frozen_aim():
+    """The site keeps the referee's state pickled between moves (issue 23, item 3):
+    the read-only aim must survive it."""
+    import pickle
+
+    from teaching.table import replay_state
+
+    s = build_scenario("kreuzweis", 5)
+    assert pickle.loads(pickle.dumps(s)) == s
+    state = replay_state(s, [])
+    again = pickle.loads(pickle.dumps(state))
+    assert again.table() == state.table() and again.scenario.aim == s.aim

@@ -867,15 +867,12 @@ REFUSAL_PARAMS = {
 
 def _refusing(code, monkeypatch):
     """The referee refuses the next move with ``code`` (replays of the stored log
-    still work, so the page can be drawn)."""
-    real = services.referee
+    still work, so the page can be drawn): the service's one step refuses it."""
 
-    def referee_(scenario_, moves):
-        if len(moves) > 0:
-            raise TableError("an English reason nobody should read", code, REFUSAL_PARAMS)
-        return real(scenario_, moves)
+    def step_(state, move):
+        raise TableError("an English reason nobody should read", code, REFUSAL_PARAMS)
 
-    monkeypatch.setattr(services, "referee", referee_)
+    monkeypatch.setattr(services, "step", step_)
 
 
 @pytest.mark.parametrize("code", REFUSALS)

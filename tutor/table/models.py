@@ -1,9 +1,11 @@
 """A round at the table (issue 14): the deal and the learner's append-only move log.
 
-The state of a round is its scenario plus its moves: every request rebuilds the
-table with :func:`teaching.table.referee`, so a round resumes after a restart and
-can be replayed and re-judged by any tool. ``moves`` only ever grows, one move per
-conditional UPDATE on ``move_count`` (see ``services.play_move``).
+The truth of a round is its scenario plus its moves: the table is the referee's
+replay of them (:func:`teaching.table.referee`), so a round resumes after a restart
+and can be replayed and re-judged by any tool. A worker keeps the state after the
+latest move and steps it once per move (``services.state_of``), never for another
+log. ``moves`` only ever grows, one move per conditional UPDATE on ``move_count``
+(see ``services.play_move``).
 """
 
 from __future__ import annotations

@@ -1,12 +1,20 @@
 """Starting rounds at the table and appending moves: each move is stored exactly once.
 
-A round's state is its scenario and its move log; :func:`table_of` rebuilds the
-table with the referee on every request. :func:`play_move` appends one move with a
-conditional UPDATE on the move count the page was rendered for, so a double or stale
-POST (two tabs, the back button, a double click) is refused and changes nothing; a
-move the referee refuses (``TableError``) is refused before anything is written. The
-judgements a move produces count towards the learner's mastery in the same
-transaction, once each (``TableRound.recorded``); ``info`` judgements do not count.
+A round's truth is its scenario and its move log. The referee's state after the log
+is kept in this process's ``tables`` cache (:func:`state_of`), keyed by the round, the
+log's length and a digest of the scenario and the log, so a move applies one referee
+step to the kept state instead of replaying the whole log; a state whose log is not
+exactly the stored one is never used, and a miss (another worker, a restart, an
+evicted entry) replays the log from the deal: only slower, never different, since the
+replay is the same step applied move by move (:func:`teaching.table.step`).
+:func:`audit` always replays the whole log (the round summary uses it).
+
+:func:`play_move` appends one move with a conditional UPDATE on the move count the
+page was rendered for, so a double or stale POST (two tabs, the back button, a double
+click) is refused and changes nothing; a move the referee refuses (``TableError``) is
+refused before anything is written. The judgements a move produces count towards the
+learner's mastery in the same transaction, once each (``TableRound.recorded``);
+``info`` judgements do not count.
 
 A round dealt by a teacher's assignment is played only while the assignment takes
 work and the learner is still in its class (:func:`check_can_play`, like
@@ -28,12 +36,16 @@ finished.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -41,11 +53,14 @@ from django.utils.translation import gettext as _
 from rules_core import RuleSet
 from teaching.table import (
     Judgement,
+    RefereeState,
     Scenario,
     Table,
     TableError,
     build_scenario,
     referee,
+    replay_state,
+    step,
 )
 from tutor.accounts.models import User
 from tutor.core.assignment_policy import WorkRefused, check_work
@@ -57,6 +72,10 @@ from .models import Focus, TableRound
 # every move but «Stöck!» on its own (see the module docstring).
 MAX_MOVES = 120
 SEED_TRIES = 5
+# The cache alias of the referee's states (settings.CACHES); bump STATE_VERSION when
+# the referee changes what a state holds, so a shared cache never serves an old shape.
+STATE_CACHE = "tables"
+STATE_VERSION = 1
 
 
 class RoundError(Exception):
@@ -97,15 +116,58 @@ def scenario_of(round_: TableRound) -> Scenario:
 
 
 def table_of(round_: TableRound, moves: list[Any] | None = None) -> Table:
-    """The table after the round's moves (or after ``moves``, e.g. a prefix)."""
+    """The table after the round's moves (from the kept state, see :func:`state_of`),
+    or after ``moves`` (e.g. a prefix; always replayed)."""
     if moves is None:
-        # play_move has just refereed this very log: the page it answers with
-        # shows that table instead of replaying the round a second time.
-        known: Table | None = getattr(round_, "_refereed", None)
-        if known is not None and list(known.moves) == list(round_.moves):
-            return known
-        moves = round_.moves
+        return state_of(round_).table()
     return referee(scenario_of(round_), moves)
+
+
+def audit(round_: TableRound) -> Table:
+    """The table after the round's stored log, replayed from the deal: never from the
+    cache, so what it shows is what the log says."""
+    return referee(scenario_of(round_), round_.moves)
+
+
+def state_key(round_: TableRound, moves: Sequence[Any]) -> str:
+    """The cache key of the referee's state after ``moves`` of this round: the round,
+    the log's length and a digest of the scenario and the log (sorted keys, since
+    PostgreSQL's jsonb does not keep the order a move was posted in)."""
+    data = json.dumps([round_.scenario, moves], sort_keys=True, separators=(",", ":"))
+    digest = hashlib.blake2b(data.encode(), digest_size=16).hexdigest()
+    return f"table-state:{STATE_VERSION}:{round_.pk}:{len(moves)}:{digest}"
+
+
+def _kept_state(round_: TableRound, key: str) -> RefereeState | None:
+    """The kept state for the stored log, or None when there is none to trust: not a
+    referee state, or one of another log (length or moves) or another deal."""
+    state = caches[STATE_CACHE].get(key)
+    if not isinstance(state, RefereeState):
+        return None
+    moves = round_.moves
+    deal = round_.scenario
+    if (
+        len(state.moves) != len(moves)
+        or len(moves) != round_.move_count
+        or state.moves != moves
+        or state.me != deal.get("seat")
+        or [list(h) for h in state.scenario.hands] != deal.get("hands")
+    ):
+        return None
+    return state
+
+
+def state_of(round_: TableRound, *, keep: bool = True) -> RefereeState:
+    """The referee's state after the round's stored log: the kept one when this
+    process has it for exactly this log, else a replay from the deal (kept for the
+    next request unless ``keep`` is False). The caller may step it: it is a copy."""
+    key = state_key(round_, round_.moves)
+    state = _kept_state(round_, key)
+    if state is None:
+        state = replay_state(scenario_of(round_), round_.moves)
+        if keep:
+            caches[STATE_CACHE].set(key, state)
+    return state
 
 
 def start_round(
@@ -289,11 +351,20 @@ def play_move(
         raise StaleMove(stale_message())
     if not lone_call(move) and counted_moves(round_.moves) >= MAX_MOVES:
         raise MoveRefused(_("This round takes no more moves."))
+    # The move as the stored log will hold it (JSON: string keys, lists), so the step
+    # judges what a replay of the log judges and the kept state's log is the stored
+    # one. Not JSON data at all: the referee refuses it below.
+    with contextlib.suppress(TypeError, ValueError):
+        move = json.loads(json.dumps(move))
+    before = state_key(round_, round_.moves)
+    # Not kept on a miss: it is stepped at once, and the state after the move is kept.
+    state = state_of(round_, keep=False)
     moves = [*round_.moves, move]
     try:
-        table = referee(scenario_of(round_), moves)
+        step(state, move)
     except TableError as err:
         raise MoveRefused(str(err), err) from None
+    table = state.table()
     if repeated(table):
         raise MoveRefused(_repeat_message(move))
     new = table.judgements[round_.recorded :]
@@ -320,7 +391,9 @@ def play_move(
     round_.moves, round_.move_count = moves, expected_count + 1
     round_.recorded, round_.tally = len(table.judgements), tally
     round_.last_move_at, round_.finished_at = now, finished
-    round_._refereed = table  # type: ignore[attr-defined]  # read by table_of
+    cache = caches[STATE_CACHE]
+    cache.set(state_key(round_, moves), state)
+    cache.delete(before)  # that log has grown; nobody asks for its state again
     return MoveOutcome(round=round_, table=table, judgements=tuple(new))
 
 

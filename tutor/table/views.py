@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from rules_core import RuleSet
-from teaching.table import learner_view
+from teaching.table import Table, learner_view
 from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import learner_required
 from tutor.core.context_processors import current_deck
@@ -70,8 +70,13 @@ def _right_of_judged(round_: TableRound) -> tuple[int, int]:
     return sum(c.right for c in counts), sum(c.judged for c in counts)
 
 
-def _context(request: HttpRequest, round_: TableRound, **extra: Any) -> dict[str, Any]:
-    table = services.table_of(round_)
+def _context(
+    request: HttpRequest, round_: TableRound, table: Table | None = None, **extra: Any
+) -> dict[str, Any]:
+    """The page's context; ``table``: the round's table when the caller has it (the
+    move just made, or the audit replay), else the kept state's."""
+    if table is None:
+        table = services.table_of(round_)
     view = learner_view(table)
     t = present(
         view,
@@ -131,6 +136,7 @@ def move(request: AuthedRequest, round_id: int) -> HttpResponse:
     form = move_form(request.POST)
     error, status = "", 200
     extra: dict[str, Any] = {}
+    table: Table | None = None  # the table after the move, when it was made
     if form is None or not form.is_valid():
         error = _form_error(form)
         status = 400
@@ -144,12 +150,12 @@ def move(request: AuthedRequest, round_id: int) -> HttpResponse:
             extra = {}
     else:
         try:
-            services.play_move(
+            table = services.play_move(
                 learner=request.user,
                 round_=round_,
                 move=form.move(),
                 expected_count=form.cleaned_data["n"],
-            )
+            ).table
         except services.StaleMove as stale:
             round_.refresh_from_db()
             error, status = str(stale), 409
@@ -158,7 +164,7 @@ def move(request: AuthedRequest, round_id: int) -> HttpResponse:
         except services.RoundLocked as locked:
             error, status = str(locked), 403
     if request.htmx:
-        context = _context(request, round_, error=error, moved=status == 200, **extra)
+        context = _context(request, round_, table, error=error, moved=status == 200, **extra)
         return render(request, "table/round.html#round", context, status=status)
     if status == 409:
         messages.error(request, error)
@@ -196,4 +202,6 @@ def _form_error(form: Any) -> str:
 @learner_required
 def summary(request: AuthedRequest, round_id: int) -> HttpResponse:
     round_ = selectors.round_of(request.user, round_id)
-    return render(request, "table/summary.html", _context(request, round_))
+    # The summary lists every decision: it is drawn from the audit, the whole log
+    # replayed from the deal, never from the kept state.
+    return render(request, "table/summary.html", _context(request, round_, services.audit(round_)))
