@@ -39,6 +39,11 @@ is the same. :class:`CardSet` is the public bitmask-level hand type:
 >>> legal_cards(tuple(hand), parse_cards("SK HQ"), Contract.H)
 (Card('HA'), Card('S7'))
 
+A round as it happens at the table is a :class:`Round` (:mod:`rules_core.round`):
+``play``, ``announce``, ``call_stoeck`` and ``gather`` one action at a time, each
+returning a frozen event, with ``legal()``, ``weis()``, ``stoeck``, ``score()`` and
+``target()``; the functions above are its stateless view.
+
 Results are immutable: :class:`WeisResult`, :class:`RoundScore` and
 :class:`StoeckResult` refuse attribute assignment (their explanations are built
 on first access and kept).
@@ -47,6 +52,7 @@ Command line referee: ``python -m rules_core --help`` (see :mod:`rules_core.cli`
 The benchmark lives outside the package: ``python -m bench.engine`` in a checkout.
 """
 
+from ._play import ROUND_PLAYS
 from .aliases import (
     CardLike,
     CardsLike,
@@ -75,6 +81,17 @@ from .melds import (
     compare_melds,
     explain_best_meld,
     find_melds,
+)
+from .round import (
+    ANNOUNCE_VALUES,
+    FIRST_TRICK_GATHERED,
+    Announced,
+    Gathered,
+    IllegalActionError,
+    Played,
+    Round,
+    StoeckCalled,
+    announce_deadline,
 )
 from .rules import DEFAULT_RULES, RuleSet
 from .scoring import (
@@ -112,8 +129,12 @@ from .tricks import (
 from .weis import WeisResult, resolve_weis
 
 __all__ = [
+    "ANNOUNCE_VALUES",
     "DECK",
     "DEFAULT_RULES",
+    "FIRST_TRICK_GATHERED",
+    "ROUND_PLAYS",
+    "Announced",
     "Blocks",
     "CallLike",
     "CallsLike",
@@ -126,7 +147,9 @@ __all__ = [
     "Comparison",
     "Contract",
     "ContractLike",
+    "Gathered",
     "HandsLike",
+    "IllegalActionError",
     "IllegalPlayError",
     "LegalCards",
     "Mask",
@@ -135,8 +158,10 @@ __all__ = [
     "MeldKind",
     "MeldLike",
     "PlayLike",
+    "Played",
     "PlaysLike",
     "Rank",
+    "Round",
     "RoundScore",
     "RuleSet",
     "RulesError",
@@ -144,6 +169,7 @@ __all__ = [
     "Seat",
     "Step",
     "StoeckCall",
+    "StoeckCalled",
     "StoeckReason",
     "StoeckResult",
     "Suit",
@@ -153,6 +179,7 @@ __all__ = [
     "TrickResult",
     "TrickWinner",
     "WeisResult",
+    "announce_deadline",
     "best_meld",
     "card_name",
     "card_points",

@@ -19,10 +19,11 @@ import random
 from collections.abc import Callable, Sequence
 
 from ._coerce import cards_of, coerce_card, coerce_contract, hands_masks
+from ._play import ROUND_PLAYS, PlayState
 from .aliases import CardLike, ContractLike, HandsLike, Seat
 from .cards import DECK, Card, parse_cards
 from .errors import IllegalPlayError, RulesError
-from .tricks import legal_cards, trick_winner, verdict
+from .tricks import verdict
 
 __all__ = ["deal_cards", "fill_hands", "parse_hands", "play_round"]
 
@@ -83,13 +84,14 @@ def play_round(
     rng: random.Random | None = None,
     prefix: Sequence[tuple[Seat, CardLike]] = (),
     choose: Callable[[tuple[Card, ...]], Card] | None = None,
-    plays: int = 36,
+    plays: int = ROUND_PLAYS,
 ) -> list[Play]:
     """A legal play log: ``prefix`` (checked), then ``choose(legal_cards)`` for each
     further play (default: a random legal card with ``rng``, else the first one
     in card order), up to ``plays`` plays. Seat 0 leads (R2.3), seats play in turn
     (R2.1), every card is legal (R3.1, R3.2, R3.3, R3.4, R3.5) and the winner leads
-    the next trick (R3.6).
+    the next trick (R3.6). The stateless view of the same rules as
+    :class:`~rules_core.Round`: it steps the same trick-play code.
 
     >>> log = play_round(parse_hands("D6 D7 D8 D9 D10 DJ DQ DK DA / H6 H7 H8 H9 H10 HJ HQ HK HA"
     ...                              "/ S6 S7 S8 S9 S10 SJ SQ SK SA / C6 C7 C8 C9 C10 CJ CQ CK CA"),
@@ -99,44 +101,54 @@ def play_round(
     """
     c = coerce_contract(contract)
     masks = hands_masks(hands, full_deal=True)
-    if type(plays) is not int or not 0 <= plays <= 36:
+    if type(plays) is not int or not 0 <= plays <= ROUND_PLAYS:
         raise RulesError(f"plays must be 0..36, got {plays!r}")
     if choose is None:
         choose = (lambda legal: rng.choice(legal)) if rng is not None else (lambda legal: legal[0])
-    remaining = [cards_of(m) for m in masks]
+    state = PlayState(masks, c)  # the trick play of score_round and Round
     log: list[Play] = []
-    leader = 0
-    trick: tuple[Card, ...] = ()
     for i in range(plays):
-        seat = (leader + len(trick)) % 4
-        hand = remaining[seat]
-        legal = legal_cards(hand, trick, c)  # typed input: the fast path
+        seat = state.to_play
+        legal = cards_of(state.legal_mask())
         if i < len(prefix):
-            given_seat, given = prefix[i]
-            card = coerce_card(given, f"prefix play {i}")
-            if given_seat != seat or card not in legal:
-                rule: str | None
-                if given_seat != seat:
-                    rule = "R2.3" if i == 0 else "R3.6" if not trick else "R2.1"
-                else:
-                    rule = verdict(card, hand, trick, c).rule if card in hand else None
-                raise IllegalPlayError(
-                    f"prefix play {i}: seat {given_seat} plays {card}, but seat {seat} is to play "
-                    f"one of {' '.join(x.code for x in legal)}" + (f" ({rule})" if rule else ""),
-                    rule=rule,
-                )
+            card = _prefix_card(i, prefix[i], seat, legal, state)
         else:
             card = choose(legal)
             if card not in legal:
+                hand, trick = _hand_and_trick(state)
                 why = verdict(card, hand, trick, c) if card in hand else None
                 raise IllegalPlayError(
                     f"choose() returned {card}, not one of the legal cards",
                     rule=None if why is None else why.rule,
                 )
-        remaining[seat] = tuple([x for x in hand if x is not card])
+        state.extend(((seat, card),))
         log.append((seat, card))
-        trick = (*trick, card)
-        if len(trick) == 4:
-            leader = (leader + trick_winner(trick, c)) % 4
-            trick = ()
     return log
+
+
+def _hand_and_trick(state: PlayState) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The hand of the player to move and the cards of the trick in play."""
+    cards = state.log.cards
+    n = len(cards)
+    return cards_of(state.hands[state.to_play]), tuple(DECK[x] for x in cards[n - n % 4 :])
+
+
+def _prefix_card(
+    i: int, play: tuple[Seat, CardLike], seat: Seat, legal: tuple[Card, ...], state: PlayState
+) -> Card:
+    """Play ``i`` of a prefix, checked: the seat to play (R2.3, R3.6, R2.1) and a legal card."""
+    given_seat, given = play
+    card = coerce_card(given, f"prefix play {i}")
+    if given_seat == seat and card in legal:
+        return card
+    hand, trick = _hand_and_trick(state)
+    rule: str | None
+    if given_seat != seat:
+        rule = "R2.3" if i == 0 else "R3.6" if not trick else "R2.1"
+    else:
+        rule = verdict(card, hand, trick, state.contract).rule if card in hand else None
+    raise IllegalPlayError(
+        f"prefix play {i}: seat {given_seat} plays {card}, but seat {seat} is to play "
+        f"one of {' '.join(x.code for x in legal)}" + (f" ({rule})" if rule else ""),
+        rule=rule,
+    )

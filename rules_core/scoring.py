@@ -18,15 +18,15 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ._coerce import coerce_contract, coerce_rules, coerce_seat, hands_masks
-from ._play import PlayLog, run_plays
-from .aliases import ContractLike, HandsLike, PlaysLike, RulesLike, Seat, Team
+from ._play import ROUND_PLAYS, PlayLog, run_plays
+from .aliases import ClaimsLike, ContractLike, HandsLike, PlaysLike, RulesLike, Seat, Team
 from .cards import DECK, Card
 from .contracts import Contract
 from .errors import RulesError
 from .rules import DEFAULT_RULES, RuleSet
 from .stoeck import CallsLike, StoeckResult, coerce_calls, stoeck_of_log
 from .trace import TraceEntry, trace_to_list
-from .weis import WeisResult, weis_of_masks
+from .weis import WeisResult, coerce_claims, weis_of_claims, weis_of_masks
 
 __all__ = [
     "LAST_TRICK_BONUS",
@@ -36,44 +36,25 @@ __all__ = [
     "TargetResult",
     "TrickResult",
     "first_forehand",
+    "match_of",
     "resolve_target",
     "resolve_target_blocks",
     "revoke_penalty",
     "score_round",
     "team_of",
-    "trick_bonuses",
+    "trick_bonus",
+    "trick_result",
     "written_trick_points",
 ]
 
 LAST_TRICK_BONUS = 5
+"""Added to the ninth trick (R4.4)."""
 MATCH_BONUS = 100
+"""Added to the ninth trick when one team took all nine (R4.4)."""
 CARD_POINTS_TOTAL = 152
-
-
-def trick_bonuses(index: int, *, match: bool = False) -> tuple[int, int]:
-    """The bonuses trick ``index`` (0-8) adds to its card points, before the factor
-    (R4.4): ``(last trick, match)``, 5 on the ninth trick and 100 more on it when one
-    team took all nine (``match``).
-
-    >>> trick_bonuses(3), trick_bonuses(8), trick_bonuses(8, match=True)
-    ((0, 0), (5, 0), (5, 100))
-    """
-    if type(index) is not int or not 0 <= index <= 8:
-        raise RulesError(f"a round has nine tricks, 0 to 8; got {index!r} (R2.2)", rule="R2.2")
-    last = index == 8
-    return (LAST_TRICK_BONUS if last else 0, MATCH_BONUS if last and match else 0)
-
-
-def written_trick_points(card_points: int, index: int, factor: int, *, match: bool = False) -> int:
-    """The written points of trick ``index`` (0-8): its card points plus the
-    bonuses of :func:`trick_bonuses` (R4.4), times the contract's factor (R4.5).
-
-    >>> written_trick_points(21, 0, 1), written_trick_points(21, 8, 3)
-    (21, 78)
-    >>> written_trick_points(30, 8, 2, match=True)
-    270
-    """
-    return (card_points + sum(trick_bonuses(index, match=match))) * factor
+"""The card points of every contract (R4.4)."""
+ROUND_TRICKS = ROUND_PLAYS // 4
+"""Nine tricks (R2.2)."""
 
 
 def team_of(seat: Seat) -> Team:
@@ -280,24 +261,10 @@ class RoundScore:
     def tricks(self) -> tuple[TrickResult, ...]:
         """The nine tricks in order (R3.6 winners, R4.4 bonuses, R4.5 factor)."""
         if not self._tricks:
-            log = self._log
-            out = []
-            for t, (leader, winner, points) in enumerate(log.tricks):
-                last, match = trick_bonuses(t, match=self.match is not None)
-                out.append(
-                    TrickResult(
-                        t,
-                        leader,
-                        tuple(log.seats[4 * t : 4 * t + 4]),
-                        tuple(DECK[c] for c in log.cards[4 * t : 4 * t + 4]),
-                        winner,
-                        winner % 2,
-                        points,
-                        last,
-                        match,
-                        written_trick_points(points, t, self.factor, match=self.match is not None),
-                    )
-                )
+            out = [
+                trick_result(self._log, t, self.match, self.factor)
+                for t in range(len(self._log.tricks))
+            ]
             self._tricks.append(tuple(out))
         return self._tricks[0]
 
@@ -316,12 +283,102 @@ class RoundScore:
         }
 
 
+def trick_bonus(index: int, match: Team | None) -> tuple[int, int]:
+    """R4.4's bonuses of trick ``index`` (0..8): ``(last trick, match)``: 5 for the
+    ninth trick, and 100 more on it when one team (``match``) took all nine. The one
+    place these bonuses are added (score_round, RoundScore.tricks, Round).
+
+    >>> trick_bonus(3, None), trick_bonus(8, None), trick_bonus(8, 1)
+    ((0, 0), (5, 0), (5, 100))
+    """
+    if type(index) is not int or not 0 <= index < ROUND_TRICKS:
+        raise RulesError(f"a round has nine tricks, 0 to 8; got {index!r} (R2.2)", rule="R2.2")
+    if index != ROUND_TRICKS - 1:
+        return 0, 0
+    return LAST_TRICK_BONUS, 0 if match is None else MATCH_BONUS
+
+
+def match_of(tricks: Sequence[tuple[int, int, int]]) -> Team | None:
+    """The team that took all nine tricks (R4.4), from ``(leader, winner, points)``
+    per trick; None before the ninth trick or when both teams took one."""
+    if len(tricks) != ROUND_TRICKS:
+        return None
+    teams = {winner & 1 for _leader, winner, _points in tricks}
+    return teams.pop() if len(teams) == 1 else None
+
+
+def trick_result(log: PlayLog, t: int, match: Team | None, factor: int) -> TrickResult:
+    """Trick ``t`` of a checked play log as a :class:`TrickResult` (R3.6 winner,
+    R4.4 bonuses, R4.5 factor)."""
+    leader, winner, points = log.tricks[t]
+    last, match_bonus = trick_bonus(t, match)
+    return TrickResult(
+        t,
+        leader,
+        tuple(log.seats[4 * t : 4 * t + 4]),
+        tuple(DECK[c] for c in log.cards[4 * t : 4 * t + 4]),
+        winner,
+        winner % 2,
+        points,
+        last,
+        match_bonus,
+        written_trick_points(points, t, factor, match),
+    )
+
+
+def written_trick_points(
+    card_points: int, index: int, factor: int, match: Team | None = None
+) -> int:
+    """The written points of trick ``index`` (0..8): its card points plus the bonuses
+    of :func:`trick_bonus` (R4.4), times the contract's factor (R4.5).
+
+    >>> written_trick_points(21, 0, 1), written_trick_points(21, 8, 3)
+    (21, 78)
+    >>> written_trick_points(30, 8, 2, match=0)
+    270
+    """
+    last, match_bonus = trick_bonus(index, match)
+    return (card_points + last + match_bonus) * factor
+
+
+def score_of_log(
+    log: PlayLog, weis: WeisResult, stoeck: StoeckResult, contract: Contract, rules: RuleSet
+) -> RoundScore:
+    """The written score of a complete, checked play log with its Weis and Stöck:
+    card points and R4.4's bonuses per team, three blocks per team after the factor
+    (R7.1, R4.5). Shared by :func:`score_round` and :meth:`Round.score`."""
+    factor = rules.factor(contract)
+    tricks = log.tricks
+    match = match_of(tricks)
+    trick_points = [0, 0]
+    for _leader, winner, points in tricks:
+        trick_points[winner & 1] += points
+    last = len(tricks) - 1
+    bonus, match_bonus = trick_bonus(last, match)
+    trick_points[tricks[last][1] & 1] += bonus + match_bonus
+    blocks = (
+        {
+            "weis": weis.scored if weis.team == 0 else 0,
+            "stoeck": stoeck.points if stoeck.team == 0 else 0,
+            "tricks": trick_points[0] * factor,
+        },
+        {
+            "weis": weis.scored if weis.team == 1 else 0,
+            "stoeck": stoeck.points if stoeck.team == 1 else 0,
+            "tricks": trick_points[1] * factor,
+        },
+    )
+    return RoundScore(blocks, match, weis, stoeck, factor, contract, rules, log)
+
+
 def score_round(
     hands: HandsLike,
     contract: ContractLike,
     plays: PlaysLike,
     calls: CallsLike = (),
     rules: RulesLike = DEFAULT_RULES,
+    *,
+    claims: ClaimsLike | None = None,
 ) -> RoundScore:
     """Score a complete round: the tricks by R3.6, R4.1, R4.2, R4.3 and R4.4, the
     Weis by R5.4, R5.5, R5.6, the Stöck by R6.1, R6.2, R6.3, R6.4, R6.5, each
@@ -331,8 +388,14 @@ def score_round(
     ``plays``: all 36 ``(seat, card)`` pairs in order. Seat 0 leads the first
     trick, each seat plays once per trick in seat order, the trick's winner leads
     the next; each card must be in the player's hand, unplayed, and legal
-    (R3.1, R3.2, R3.3, R3.4, R3.5). ``calls``: the Stöck calls (see :func:`check_stoeck`). Every
-    player is taken to declare their melds (R5.4).
+    (R3.1, R3.2, R3.3, R3.4, R3.5). ``calls``: the Stöck calls (see :func:`check_stoeck`).
+    ``claims`` (keyword only): the Weis values announced with the first card, by seat,
+    as in :func:`resolve_weis` (R5.4a, R5.4b); left out, every player is taken to
+    announce their best meld (R5.4).
+
+    The stateless view of the same rules as :class:`~rules_core.Round`: both run
+    the same trick play, Weis, Stöck and bonus code, and a test plays random
+    rounds through both and finds them equal.
 
     Raises :class:`RulesError` (:class:`IllegalPlayError` for the plays) saying
     what is wrong and where, e.g. ``trick 3, seat 2 played H6 but must follow
@@ -351,33 +414,12 @@ def score_round(
     masks = hands_masks(hands, full_deal=True)
     log = run_plays(masks, c, plays, complete=True)
     calls_ = coerce_calls(calls, len(log.cards))
-    factor = rules.factor(c)
-    weis = weis_of_masks(masks, c, rules)
-    stoeck = stoeck_of_log(masks, c, log, calls_, factor)
-    trick_points = [0, 0]
-    won = [0, 0]
-    for _, winner, points in log.tricks:
-        trick_points[winner & 1] += points
-        won[winner & 1] += 1
-    last_team = log.tricks[8][1] & 1
-    trick_points[last_team] += LAST_TRICK_BONUS
-    match = None
-    if won[last_team] == 9:
-        match = last_team
-        trick_points[last_team] += MATCH_BONUS
-    blocks = (
-        {
-            "weis": weis.scored if weis.team == 0 else 0,
-            "stoeck": stoeck.points if stoeck.team == 0 else 0,
-            "tricks": trick_points[0] * factor,
-        },
-        {
-            "weis": weis.scored if weis.team == 1 else 0,
-            "stoeck": stoeck.points if stoeck.team == 1 else 0,
-            "tricks": trick_points[1] * factor,
-        },
-    )
-    return RoundScore(blocks, match, weis, stoeck, factor, c, rules, log)
+    if claims is None:
+        weis = weis_of_masks(masks, c, rules)
+    else:
+        weis = weis_of_claims(masks, coerce_claims(claims), c, rules)
+    stoeck = stoeck_of_log(masks, c, log, calls_, rules.factor(c))
+    return score_of_log(log, weis, stoeck, c, rules)
 
 
 @dataclass(frozen=True)
@@ -422,7 +464,8 @@ def resolve_target(
     the blocks in ``rules.target_order`` and the tricks in the order won.
 
     ``before``: the teams' totals before the round, both below the target.
-    ``target``: None takes ``rules.target``.
+    ``target``: None takes ``rules.target``. The stateless view of
+    ``Round.target(before, target)``.
 
     >>> hands = ["D6 D7 D8 D9 D10 DJ DQ DK DA", "H6 H7 H8 H9 H10 HJ HQ HK HA",
     ...          "S6 S7 S8 S9 S10 SJ SQ SK SA", "C6 C7 C8 C9 C10 CJ CQ CK CA"]

@@ -194,6 +194,7 @@ class StoeckResult:
         "contract",
         "_masks",
         "_calls",
+        "_late",
         "_n_plays",
         "_trace",
     )
@@ -209,6 +210,7 @@ class StoeckResult:
     contract: Contract
     _masks: tuple[Mask, Mask, Mask, Mask]
     _calls: tuple[StoeckCall, ...]
+    _late: tuple[StoeckCall, ...]
     _n_plays: int
     _trace: list[tuple[TraceEntry, ...]]
 
@@ -223,6 +225,7 @@ class StoeckResult:
         masks: tuple[Mask, Mask, Mask, Mask],
         calls: tuple[StoeckCall, ...],
         n_plays: int,
+        late: tuple[StoeckCall, ...] = (),
     ) -> None:
         put = object.__setattr__
         put(self, "reason", reason)
@@ -236,6 +239,7 @@ class StoeckResult:
         put(self, "contract", contract)
         put(self, "_masks", masks)
         put(self, "_calls", calls)
+        put(self, "_late", late)  # calls made after their trick was gathered (Round.gather)
         put(self, "_n_plays", n_plays)
         put(self, "_trace", [])  # the lazy trace, once built
 
@@ -258,6 +262,7 @@ class StoeckResult:
                 self._masks,
                 self._calls,
                 self._n_plays,
+                self._late,
             ),
         )
 
@@ -319,13 +324,16 @@ class StoeckResult:
                     decided=self.reason is R.SECOND_CARD_NOT_PLAYED,
                 )
             )
-        for call in self._calls:
-            verdict, rule = _call_verdict(call, self.seat, self.first_play, self.second_play)
+        for call, late in [(c, False) for c in self._calls] + [(c, True) for c in self._late]:
+            verdict, rule = call_verdict(
+                call, self.seat, self.first_play, self.second_play, late=late
+            )
+            values = {**call.to_dict(), "verdict": verdict} | ({"gathered": True} if late else {})
             trace.append(
                 TraceEntry(
                     rule,
                     "stoeck.call",
-                    {**call.to_dict(), "verdict": verdict},
+                    values,
                     decided=verdict == _VERDICT_OF.get(self.reason),
                 )
             )
@@ -359,7 +367,8 @@ class StoeckResult:
             "factor": self.factor,
             "first_play": self.first_play,
             "second_play": self.second_play,
-            "calls": [c.to_dict() for c in self._calls],
+            "calls": [c.to_dict() for c in self._calls]
+            + [c.to_dict() | {"gathered": True} for c in self._late],
             "trace": trace_to_list(self.trace),
         }
 
@@ -379,15 +388,23 @@ def _holder(masks: tuple[Mask, Mask, Mask, Mask], bit: Mask) -> Seat | None:
     return None
 
 
-def _call_verdict(
-    call: StoeckCall, holder: Seat | None, first: int | None, second: int | None
+def call_verdict(
+    call: StoeckCall,
+    holder: Seat | None,
+    first: int | None,
+    second: int | None,
+    *,
+    late: bool = False,
 ) -> tuple[str, str]:
     """How one call is judged: (verdict, rule): R6.1 (no Stöck), R6.2 (counts, or at
-    the first card), R6.3 (too late), R6.4 (prompted, another seat, too early)."""
+    the first card), R6.3 (too late), R6.4 (prompted, another seat, too early).
+    ``late``: the call came after the trick of ``plays[after_play]`` was gathered."""
     if holder is None:
         return "no_stoeck", "R6.1"
     if call.seat != holder:
         return "other_seat", "R6.4"
+    if late and second is not None and call.after_play >= second:
+        return "too_late", "R6.3"
     if second is not None and call.after_play == second:
         return ("prompted", "R6.4") if call.prompted else ("counts", "R6.2")
     if second is not None and call.after_play > second:
@@ -403,46 +420,78 @@ def stoeck_of_log(
     log: PlayLog,
     calls: tuple[StoeckCall, ...],
     factor: int,
+    *,
+    gathered: bool = False,
+    late: tuple[StoeckCall, ...] = (),
 ) -> StoeckResult:
-    """Judge Stöck from a checked play log (shared by check_stoeck and score_round):
-    the running code of R6.1 (trump K and Q in one hand), R6.2 and R6.3 (the call
-    right after the second card), R6.4 (on one's own), R6.4a (still possible
-    mid-round) and R6.5 (lost whole)."""
+    """Judge Stöck from a checked play log: the running code of R6.1 (trump K and Q
+    in one hand), R6.2 and R6.3 (the call right after the second card), R6.4 (on
+    one's own), R6.4a (still possible mid-round) and R6.5 (lost whole). Shared by
+    :func:`check_stoeck`, :func:`~rules_core.score_round` and :class:`~rules_core.Round`.
+
+    ``gathered`` and ``late`` are the round's moments the stateless view has no
+    play for (:meth:`Round.gather`): ``gathered`` when the trick of the last play
+    has been gathered (a Stöck card that ended it can no longer be called, R6.3);
+    ``late`` the calls made after that gathering (each ``after_play`` the play
+    before it), too late for that card.
+    """
     n = len(log.cards)
-    ci = contract.index
-    kq = T.STOECK_MASK[ci]
-    R = StoeckReason
-    if not kq:
-        return StoeckResult(
-            R.NO_TRUMP_CONTRACT, None, factor, None, None, contract, masks, calls, n
+    holder = holder_of_pair(masks, contract)
+    if holder is None:
+        reason = (
+            StoeckReason.NOT_HELD_BY_ONE_PLAYER
+            if contract.trump is not None
+            else StoeckReason.NO_TRUMP_CONTRACT
         )
-    for seat in range(4):
-        if masks[seat] & kq == kq:
-            break
-    else:
-        return StoeckResult(
-            R.NOT_HELD_BY_ONE_PLAYER, None, factor, None, None, contract, masks, calls, n
-        )
+        return StoeckResult(reason, None, factor, None, None, contract, masks, calls, n, late)
     played = log.stoeck_plays
     first = played[0] if played else None
-    if len(played) < 2:
-        return StoeckResult(
-            R.SECOND_CARD_NOT_PLAYED, seat, factor, first, None, contract, masks, calls, n
-        )
-    second = played[1]
-    reason = R.NOT_DECLARED
-    at_second = [c for c in calls if c.seat == seat and c.after_play == second]
+    second = played[1] if len(played) > 1 else None
+    if second is None:
+        reason = StoeckReason.SECOND_CARD_NOT_PLAYED
+    else:
+        open_ = second == n - 1 and n < ROUND_PLAYS and not gathered
+        reason = _reason(holder, first, second, calls, late, open_)
+    return StoeckResult(reason, holder, factor, first, second, contract, masks, calls, n, late)
+
+
+def holder_of_pair(masks: tuple[Mask, Mask, Mask, Mask], contract: Contract) -> Seat | None:
+    """The seat holding both Stöck cards (R6.1), None without them (or without trump):
+    the one place the holder is found (check_stoeck, stoeck_holder, Round)."""
+    kq = T.STOECK_MASK[contract.index]
+    if kq:
+        for seat in range(4):
+            if masks[seat] & kq == kq:
+                return seat
+    return None
+
+
+def _reason(
+    holder: Seat,
+    first: int | None,
+    second: int,
+    calls: tuple[StoeckCall, ...],
+    late: tuple[StoeckCall, ...],
+    open_: bool,
+) -> StoeckReason:
+    """Why the holder's Stöck counts or not once the second card is down: a call
+    with it (R6.2) on one's own (R6.4), else still possible while ``open_`` (R6.4a),
+    else the holder's calls name what went wrong (R6.3, R6.2) or none came (R6.5)."""
+    own = [c for c in calls if c.seat == holder]
+    at_second = [c for c in own if c.after_play == second]
     if any(not c.prompted for c in at_second):
-        reason = R.VALID
-    elif at_second:
-        reason = R.PROMPTED
-    elif second == n - 1 and n < ROUND_PLAYS:
-        reason = R.STILL_POSSIBLE
-    elif any(c.seat == seat and c.after_play > second for c in calls):
-        reason = R.TOO_LATE
-    elif any(c.seat == seat and c.after_play == first for c in calls):
-        reason = R.DECLARED_AT_FIRST_CARD
-    return StoeckResult(reason, seat, factor, first, second, contract, masks, calls, n)
+        return StoeckReason.VALID
+    if at_second:
+        return StoeckReason.PROMPTED
+    if open_:
+        return StoeckReason.STILL_POSSIBLE
+    if any(c.after_play > second for c in own) or any(
+        c.seat == holder and c.after_play >= second for c in late
+    ):
+        return StoeckReason.TOO_LATE
+    if any(c.after_play == first for c in own):
+        return StoeckReason.DECLARED_AT_FIRST_CARD
+    return StoeckReason.NOT_DECLARED
 
 
 def stoeck_holder(hands: HandsLike, contract: ContractLike) -> Seat | None:
@@ -456,13 +505,9 @@ def stoeck_holder(hands: HandsLike, contract: ContractLike) -> Seat | None:
     (1, None)
     """
     c = coerce_contract(contract)
-    kq = T.STOECK_MASK[c.index]
-    if not kq:
+    if c.trump is None:
         return None
-    for seat, mask in enumerate(hands_masks(hands)):
-        if mask & kq == kq:
-            return seat
-    return None
+    return holder_of_pair(hands_masks(hands), c)
 
 
 def check_stoeck(
@@ -484,6 +529,10 @@ def check_stoeck(
     Without a call that counts, the reason names what went wrong, in this
     priority: PROMPTED, TOO_LATE, DECLARED_AT_FIRST_CARD, NOT_DECLARED. Calls by
     other seats and at other moments are ignored (R6.4).
+
+    The stateless view of the same rules as :class:`~rules_core.Round`
+    (``Round.stoeck`` after the same plays and calls is equal; only a Round knows
+    when a trick was gathered, :meth:`~rules_core.Round.gather`).
 
     >>> hands = ("HK HQ D6 D7 D8 D9 D10 DJ DQ / S6 S7 S8 S9 S10 SJ SQ SK SA /"
     ...          "H6 H7 H8 H9 H10 HJ HA DK DA / C6 C7 C8 C9 C10 CJ CQ CK CA")

@@ -86,7 +86,7 @@ def legal_cards(hand: CardsLike, trick: CardsLike, contract: ContractLike) -> tu
     is checked with bit arithmetic (every item a Card, no card twice, 1 to 9
     cards in hand, at most 3 in the trick) and not read again; anything else is
     read and checked first. Both give the same answer; a CardSet's hand order is
-    card order.
+    card order. The stateless view of ``Round.legal_cards()``.
 
     R3.4, the Puur exception (trump led, the Puur is the only trump in hand):
 
@@ -158,41 +158,65 @@ def verdict(
     }
     if not trick:
         return TraceEntry("R3.1", "play.lead", values, decided=True)
+    rule, key, legal, extra = _why(card, hand, trick, contract)
+    return TraceEntry(rule, key, {**values, "legal": legal, **extra}, decided=True)
+
+
+_Why = tuple[str, str, bool, dict[str, Any]]
+"""(rule, key, legal, what the rule looked at)."""
+
+
+def _why(card: Card, hand: tuple[Card, ...], trick: tuple[Card, ...], contract: Contract) -> _Why:
+    """The verdict on a card played to a led trick (R3.1 to R3.5)."""
+    trump = contract.trump
     led = trick[0].suit
-    follow = [c for c in hand if c.suit is led]
-    trumps = [c for c in hand if c.suit is trump]
-
-    def illegal(rule: str, key: str, **extra: Any) -> TraceEntry:
-        return TraceEntry(rule, key, {**values, "legal": False, **extra}, decided=True)
-
-    def legal(rule: str, key: str, **extra: Any) -> TraceEntry:
-        return TraceEntry(rule, key, {**values, **extra}, decided=True)
-
     if trump is not None and led is trump:
-        if card.suit is trump:
-            return legal("R3.1", "play.follows_trump")
-        other_trumps = [c for c in trumps if c.rank is not Rank.UNDER]
-        if other_trumps:
-            return illegal("R3.4", "play.must_play_trump", trumps=codes(trumps))
-        if trumps:
-            return legal("R3.4", "play.puur_exception", puur=trumps[0].code)
-        return legal("R3.5", "play.cannot_follow")
+        return _why_trump_led(card, hand, contract)
+    follow = [c for c in hand if c.suit is led]
     if trump is not None and card.suit is trump:
-        strength = T.STRENGTH[contract.index]
-        in_trick = [c for c in trick if c.suit is trump]
-        if in_trick:
-            high = max(in_trick, key=lambda c: strength[c.index])
-            if strength[card.index] > strength[high.index]:
-                return legal("R3.3", "play.over_trump", highest_trump=high.code)
-            if len(trumps) == len(hand):
-                return legal("R3.3", "play.only_trumps", highest_trump=high.code)
-            return illegal("R3.3", "play.under_trump", highest_trump=high.code)
-        return legal("R3.2", "play.trump_allowed", can_follow=bool(follow))
+        return _why_trump_played(card, hand, trick, contract, bool(follow))
     if card.suit is led:
-        return legal("R3.1", "play.follows_suit")
+        return "R3.1", "play.follows_suit", True, {}
     if follow:
-        return illegal("R3.1", "play.must_follow_suit", follow=codes(follow))
-    return legal("R3.5", "play.cannot_follow")
+        return "R3.1", "play.must_follow_suit", False, {"follow": codes(follow)}
+    return "R3.5", "play.cannot_follow", True, {}
+
+
+def _why_trump_led(card: Card, hand: tuple[Card, ...], contract: Contract) -> _Why:
+    """Trump led: a trump follows (R3.1); holding trumps other than the Puur, one
+    must be played (R3.4); the Puur alone need not be (R3.4); without trumps any
+    card (R3.5)."""
+    trump = contract.trump
+    if card.suit is trump:
+        return "R3.1", "play.follows_trump", True, {}
+    trumps = [c for c in hand if c.suit is trump]
+    if any(c.rank is not Rank.UNDER for c in trumps):
+        return "R3.4", "play.must_play_trump", False, {"trumps": codes(trumps)}
+    if trumps:
+        return "R3.4", "play.puur_exception", True, {"puur": trumps[0].code}
+    return "R3.5", "play.cannot_follow", True, {}
+
+
+def _why_trump_played(
+    card: Card,
+    hand: tuple[Card, ...],
+    trick: tuple[Card, ...],
+    contract: Contract,
+    can_follow: bool,
+) -> _Why:
+    """A trump to a plain suit led: always allowed (R3.2), but not under a trump
+    already in the trick unless the hand holds only trumps (R3.3)."""
+    strength = T.STRENGTH[contract.index]
+    in_trick = [c for c in trick if c.suit is contract.trump]
+    if not in_trick:
+        return "R3.2", "play.trump_allowed", True, {"can_follow": can_follow}
+    high = max(in_trick, key=lambda c: strength[c.index])
+    extra = {"highest_trump": high.code}
+    if strength[card.index] > strength[high.index]:
+        return "R3.3", "play.over_trump", True, extra
+    if all(c.suit is contract.trump for c in hand):
+        return "R3.3", "play.only_trumps", True, extra
+    return "R3.3", "play.under_trump", False, extra
 
 
 @dataclass(frozen=True)
@@ -232,7 +256,7 @@ class LegalCards:
 
 def explain_legal_cards(hand: CardsLike, trick: CardsLike, contract: ContractLike) -> LegalCards:
     """:func:`legal_cards` with the rule that allows or forbids each card (R3.1,
-    R3.2, R3.3, R3.4, R3.5).
+    R3.2, R3.3, R3.4, R3.5). The stateless view of ``Round.legal()``.
 
     >>> result = explain_legal_cards("S7 H6 HA C9", "SK HQ", "H")
     >>> for v in result.verdicts:

@@ -463,7 +463,8 @@ def weis_of_claims(
     return WeisResult(team, points, factor, 3 - (best & 3), step, contract, rules, masks, claims)
 
 
-def _coerce_claims(claims: object) -> _Claims:
+def coerce_claims(claims: object) -> _Claims:
+    """Four claims by seat, checked: an announced value > 0 or None (R5.4)."""
     if isinstance(claims, (str, bytes)) or not isinstance(claims, Sequence) or len(claims) != 4:
         raise RulesError(
             "claims must be four announced values by seat (None for a player who "
@@ -504,6 +505,10 @@ def resolve_weis(
     every meld of its partners who announced (R5.6), also those they did not
     announce; a player who announced nothing writes nothing (R5.4b).
 
+    The stateless view of the same rules as :class:`~rules_core.Round`:
+    ``Round.weis()`` is ``resolve_weis(hands, contract, rules, claims=round.claims)``,
+    computed by the same code.
+
     >>> r = resolve_weis(["S10 SJ SQ SK", "C6 C7 C8", "", ""], "H")
     >>> r.team, r.points, r.scored, r.step, r.trace[-1].key
     (0, 50, 50, <Step.POINTS: 'points'>, 'weis.writes')
@@ -541,4 +546,4 @@ def resolve_weis(
     rules = coerce_rules(rules)
     if claims is None:
         return weis_of_masks(masks, contract, rules)
-    return weis_of_claims(masks, _coerce_claims(claims), contract, rules)
+    return weis_of_claims(masks, coerce_claims(claims), contract, rules)

@@ -32,7 +32,7 @@ from rules_core import (
     parse_cards,
     trick_winner,
 )
-from rules_core.scoring import LAST_TRICK_BONUS, trick_bonuses, written_trick_points
+from rules_core.scoring import LAST_TRICK_BONUS, trick_bonus, written_trick_points
 from rules_core.tables import card_points_of_rank, trick_order
 
 from .base import (
@@ -804,7 +804,7 @@ def _solve_points(inputs: Inputs, rules: RuleSet) -> Solved[PointsValue]:
     points = trick_points(trick, contract, index, rules)
     entries = [explain_card_points(c, contract).to_dict() for c in trick]
     base = sum(e["values"]["points"] for e in entries)
-    bonus, _match = trick_bonuses(index)
+    bonus, _match = trick_bonus(index, None)
     factor = rules.factor(contract)
     entries.append(
         {
@@ -862,7 +862,7 @@ def _points_pool(
     trick or several: counting only the trump Under at the plain value is the same
     slip as counting both trump Under and trump 9 so.
     """
-    bonus, _match = trick_bonuses(index)
+    bonus, _match = trick_bonus(index, None)
     pool: list[tuple[int, str]] = []
     specials = [x for x in trick if x.rank.index in (J, NINE)]
     trumps = [x for x in specials if x.suit is c.trump]
@@ -905,7 +905,7 @@ def _trump_points(
     rest = _pick(rng, [x for x in DECK if x.rank.index not in (J, NINE)], 2, taken)
     trick = specials + rest
     rng.shuffle(trick)
-    base = sum(card_points(x, c) for x in rest) + trick_bonuses(index)[0]
+    base = sum(card_points(x, c) for x in rest) + trick_bonus(index, None)[0]
 
     def points(ts: tuple[int, ...]) -> int:
         under = card_points_of_rank(Rank.UNDER, c, trump=J in ts)
@@ -962,7 +962,7 @@ def _no_trump_points(
     ``rank`` among ``size`` choices; None when the drawn trick does not fit.
     ``shown``: whether the last trick's 5 and the factor are among the mistakes."""
     show_bonus, show_factor = shown
-    bonus, _match = trick_bonuses(index)
+    bonus, _match = trick_bonus(index, None)
     low = weighted(rng, list(enumerate(POINTS_WANTED)))
     trick = _points_trick(rng, c.code, 5 * low + rng.randrange(5))
     base = sum(card_points(x, c) for x in trick)
