@@ -13,24 +13,17 @@ from rules_core import (
     Card,
     Contract,
     Meld,
+    Round,
     RulesError,
     RuleSet,
     Step,
-    StoeckCall,
-    StoeckResult,
+    TrickResult,
     WeisResult,
     best_meld,
-    card_points,
-    check_stoeck,
     compare_melds,
     explain_best_meld,
-    explain_legal_cards,
     resolve_weis,
-    stoeck_holder,
-    trick_winner,
 )
-from rules_core.scoring import LAST_TRICK_BONUS, MATCH_BONUS
-from rules_core.tables import stoeck_pair
 
 from .bots import bot_card
 from .judgements import (
@@ -174,18 +167,13 @@ class RoundState:
         self.scenario = scenario
         self.rules = scenario.rules
         self.contract = Contract.parse(scenario.contract)
-        self.factor = self.rules.factor(self.contract)
         self.hands = tuple(tuple(_BY_CODE[c] for c in hand) for hand in scenario.hands)
-        self.held = [list(h) for h in self.hands]
+        # The engine's round: the cards, the tricks, the claims and the Stöck calls.
+        self.round = Round(self.hands, self.contract, self.rules)
         self.me = scenario.seat
-        self.plays: list[tuple[int, Card]] = []
-        self.tricks: list[Trick] = []
-        self.leader = 0
         self.announcements: list[Announcement] = []
         self.exchanges: list[Exchange] = []
-        self.claim: tuple[int, int, Meld] | None = None
-        # per seat the value announced with the first card (R5.4a), None for silence
-        self.claims: list[int | None] = [None] * 4
+        self.claim: tuple[int, int, Meld] | None = None  # the best claim so far (table talk)
         self.called: set[str] = set()  # the keys the learner's Stöck calls were judged with
         self.calls: list[Call] = []
         self.reminder: Reminder | None = None
@@ -195,9 +183,6 @@ class RoundState:
         self.judgements: list[Judgement] = []
         self.phase: Phase = "play"
         self.legal: tuple[Card, ...] = ()
-        pair = stoeck_pair(self.contract)
-        self.pair: frozenset[Card] = frozenset(pair) if pair else frozenset()
-        self.holder = stoeck_holder(self.hands, self.contract)
         self.first_play: int | None = None  # the learner's first card
         self.second_play: int | None = None  # the learner's second Stöck card
         self.uncalled: int | None = None  # ... while its deadline runs without a call
@@ -207,25 +192,33 @@ class RoundState:
 
     # -- small helpers -------------------------------------------------------
 
+    @property
+    def plays(self) -> tuple[tuple[int, Card], ...]:
+        """Every card played so far, ``(seat, card)`` in order."""
+        return self.round.plays
+
+    @property
+    def pair(self) -> frozenset[Card]:
+        """King and Ober of trump (R6.1), empty without trump."""
+        return frozenset(self.round.stoeck_pair or ())
+
+    @property
+    def holder(self) -> int | None:
+        """The seat holding both Stöck cards (R6.1), else None."""
+        return self.round.stoeck_holder
+
+    @property
+    def claims(self) -> tuple[int | None, ...]:
+        """Per seat the value announced in time (R5.4a), None for silence."""
+        return self.round.claims
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` still holds."""
+        return self.round.hand(seat)
+
     def trick_cards(self) -> tuple[Card, ...]:
         """The cards of the trick on the table."""
-        n = len(self.plays)
-        return tuple(c for _s, c in self.plays[n - n % 4 :])
-
-    def _to_play(self) -> int:
-        return (self.leader + len(self.plays) % 4) % 4
-
-    def engine_calls(self) -> list[StoeckCall]:
-        """The Stöck calls as the engine takes them (those it has seen by now)."""
-        n = len(self.plays)
-        return [
-            StoeckCall(c.seat, c.after_play, c.prompted)
-            for c in self.calls
-            if c.after_play is not None and c.after_play < n
-        ]
-
-    def _stoeck_now(self) -> StoeckResult:
-        return check_stoeck(self.hands, self.contract, self.plays, self.engine_calls(), self.rules)
+        return self.round.trick
 
     def _judge(
         self,
@@ -258,87 +251,70 @@ class RoundState:
 
     def weis(self) -> WeisResult:
         """Who writes Weis: the announced claims compared (R5.4a, R5.4b, R5.6, R5.7)."""
-        return resolve_weis(self.hands, self.contract, self.rules, claims=self.claims)
+        return self.round.weis()
 
     def score(self) -> TableScore:
-        """The written score of the round so far (complete once nine tricks are played)."""
-        return table_score(
-            self.scenario, self.contract, self.plays, self.engine_calls(), self.weis()
-        )
+        """The written score of the round (raises before the nine tricks are played)."""
+        return table_score(self.scenario, self.round.score(), self.weis())
 
     def learner_holds_second(self, card: Card) -> bool:
         """``card`` is the learner's second Stöck card (the other one is gone)."""
-        hand = set(self.held[self.me])
+        hand = set(self.hand(self.me))
         return self.me == self.holder and card in self.pair and not (self.pair - {card}) & hand
 
     # -- the flow --------------------------------------------------------------
 
     def _advance(self, move: int | None) -> None:
-        """Let the site's players play until the learner must act."""
+        """Let the site's players play until the learner must act. A complete trick is
+        gathered the moment the table waits for the learner (the next card would
+        gather it anyway): what the learner says then comes after the gathering."""
         while True:
             n = len(self.plays)
             if n == ROUND_PLAYS:
                 self.phase = "jasstafel" if self.jasstafel is None else "done"
                 self.legal = ()
-                return
+                break
             if n == 4 and not self.writes_done:
                 self.phase = "writes"
                 self.legal = ()
                 self._show()
-                return
-            seat = self._to_play()
+                break
+            seat = self.round.to_play
+            if seat is None:  # pragma: no cover - the round is over (checked above)
+                break
             if seat == self.me:
                 self.phase = "play"
-                self.legal = tuple(
-                    explain_legal_cards(self.held[seat], self.trick_cards(), self.contract).legal
-                )
+                self.legal = tuple(self.round.legal_cards())
                 self._maybe_remind(move)
-                return
+                break
             self._bot_turn(seat, move)
+        if self.round.can_gather():
+            self.round.gather()
 
     def _bot_turn(self, seat: int, move: int | None) -> None:
-        card = bot_card(self.held[seat], self.trick_cards(), self.contract)
+        card = bot_card(self.hand(seat), self.trick_cards(), self.contract)
         index = len(self.plays)
-        self._play(seat, card, move)
+        self._play(card, move)
         if index < 4:
             meld = best_meld(self.hands[seat], self.contract, self.rules)
             if meld is not None:
-                self._announce(seat, meld.points, index, meld)
-        if seat == self.holder and card in self.pair and not self.pair & set(self.held[seat]):
+                self._announce(seat, meld.points, index)
+        if seat == self.holder and card in self.pair and not self.pair & set(self.hand(seat)):
+            self.round.call_stoeck(seat)
             self.calls.append(Call(seat, index, index, False, True, None))
 
-    def _play(self, seat: int, card: Card, move: int | None) -> None:
+    def _play(self, card: Card, move: int | None) -> None:
         index = len(self.plays)
-        self.held[seat].remove(card)
-        self.plays.append((seat, card))
-        if len(self.plays) % 4 == 0:
-            self._gather()
+        self.round.play(card)
         if self.uncalled is not None and index == self.uncalled + 1:
             self._forgotten(move)
-
-    def _gather(self) -> None:
-        t = len(self.plays) // 4 - 1
-        seats = [s for s, _c in self.plays[4 * t :]]
-        cards = [c for _s, c in self.plays[4 * t :]]
-        winner = seats[trick_winner(cards, self.contract)]
-        raw = sum(card_points(c, self.contract) for c in cards)
-        bonus = 0
-        if t == 8:
-            bonus = LAST_TRICK_BONUS
-            if all(tr.winner is not None and tr.winner % 2 == winner % 2 for tr in self.tricks):
-                bonus += MATCH_BONUS
-        points = (raw + bonus) * self.factor
-        self.tricks.append(
-            Trick(t, seats[0], tuple(seats), tuple(_codes(cards)), winner, raw, points)
-        )
-        self.leader = winner
 
     def _maybe_remind(self, move: int | None) -> None:
         """The partner's «Denk an die Stöck!» (``stoeck`` scenarios, odd seed): at the
         learner's first turn after the first Stöck card where the second is legal."""
         if not self.scenario.reminder or self.reminder is not None or self.me != self.holder:
             return
-        left = self.pair & set(self.held[self.me])
+        left = self.pair & set(self.hand(self.me))
         if len(left) == 1 and next(iter(left)) in self.legal:
             self.reminder = Reminder(
                 seat=self.scenario.partner, after_play=len(self.plays) - 1, move=move
@@ -351,14 +327,16 @@ class RoundState:
 
     # -- announcements -----------------------------------------------------------
 
-    def _announce(self, seat: int, value: int, play: int, claim: Meld | None) -> None:
-        """An announcement with the player's first card: ``claim`` is the meld it stands
-        for (R5.4a), None for a false Weis (R5.7)."""
+    def _announce(self, seat: int, value: int, play: int) -> Meld | None:
+        """An announcement with the player's first card, given to the engine; returns
+        its claim (R5.4a: the best meld of that value the player holds), None for a
+        false Weis (R5.7)."""
+        claim = self.round.announce(value, seat).claim
         counts = claim is not None
         self.announcements.append(Announcement(seat, value, play, False, counts, claim))
-        self.claims[seat] = value  # a false one too: the engine strikes it out (R5.7)
         if claim is not None:
             self._exchange(seat, value, play, claim)
+        return claim
 
     def _exchange(self, seat: int, value: int, play: int, meld: Meld) -> None:
         """W-DE's exchange when an opponent announces the value of the best claim so far;
@@ -430,9 +408,7 @@ class RoundState:
             ),
         )
         if value:
-            # the claim (R5.4a): the best meld of the announced value, also a smaller one
-            named = next((m for m in choice.melds if m.points == value), None)
-            self._announce(self.me, value, index, named)
+            self._announce(self.me, value, index)
 
     def _late_announce(self, i: int, value: int) -> None:
         n = len(self.plays)
@@ -470,20 +446,22 @@ class RoundState:
                 at_play=said_after,
                 given=given,
                 expected=None,
-                verdict=StoeckVerdict(result=self._stoeck_now()),
+                verdict=StoeckVerdict(result=self.round.stoeck),
             )
             return
-        if holds and not with_card and said_after == self.second_play:
-            self._call_after_trick(i, said_after, prompted, given)
-            return
-        self.calls.append(Call(self.me, said_after, said_after, prompted, with_card, i))
-        result = self._stoeck_now()
-        entries = [e for e in result.trace if e.key == "stoeck.call"]
-        call_verdict = entries[-1]["verdict"]
-        outcome, rule, key = _CALL_JUDGED[call_verdict]
+        called = self.round.call_stoeck(self.me, prompted=prompted)
+        after_trick = holds and not with_card and said_after == self.second_play
+        # The call as the stateless check_stoeck takes it: one said after the gathering
+        # of its trick counts as made with the next card (none after the last card).
+        after: int | None = said_after
+        if after_trick:
+            after = said_after + 1 if said_after + 1 < ROUND_PLAYS else None
+            self.uncalled = None
+        self.calls.append(Call(self.me, said_after, after, prompted, with_card, i))
+        outcome, rule, key = _CALL_JUDGED[called.verdict]
         if not holds and self.contract.trump is None:
             rule, key = "R6.1", "stoeck.no_trump"
-        if call_verdict == "counts":
+        if called.verdict == "counts":
             self.scored = True
         if said_after == self.second_play:
             self.uncalled = None
@@ -491,31 +469,12 @@ class RoundState:
             StoeckAnswer(stoeck=True, with_card=True) if holds else StoeckAnswer(stoeck=False)
         )
         verdict = StoeckVerdict(
-            result=result,
-            call=CallRef(seat=self.me, said_after=said_after, after_play=said_after),
-            call_verdict=call_verdict,
+            result=called.stoeck,
+            call=CallRef(seat=self.me, said_after=said_after, after_play=after),
+            call_verdict=called.verdict,
+            after_trick=after_trick,
         )
         self._judge_call(i, said_after, outcome, rule, key, given, expected, verdict)
-
-    def _call_after_trick(
-        self, i: int, said_after: int, prompted: bool, given: StoeckAnswer
-    ) -> None:
-        """The second card completed its trick (or the round) and the trick was
-        gathered before the call: too late (R6.3). For the engine the call is made
-        when the next card is down; after the last card there is none."""
-        after = said_after + 1 if said_after + 1 < ROUND_PLAYS else None
-        self.calls.append(Call(self.me, said_after, after, prompted, False, i))
-        self.uncalled = None
-        verdict = StoeckVerdict(
-            result=self._stoeck_now(),
-            call=CallRef(seat=self.me, said_after=said_after, after_play=after),
-            call_verdict="too_late",
-            after_trick=True,
-        )
-        expected = StoeckAnswer(stoeck=True, with_card=True)
-        self._judge_call(
-            i, said_after, "wrong", "R6.3", "stoeck.too_late", given, expected, verdict
-        )
 
     def _judge_call(
         self,
@@ -565,7 +524,7 @@ class RoundState:
             at_play=second if second is not None else len(self.plays) - 1,
             given=StoeckAnswer(stoeck=False),
             expected=StoeckAnswer(stoeck=True, with_card=True),
-            verdict=StoeckVerdict(result=self._stoeck_now()),
+            verdict=StoeckVerdict(result=self.round.stoeck),
         )
 
     # -- learner moves -----------------------------------------------------------
@@ -611,7 +570,7 @@ class RoundState:
         card = move.card
         if self.phase != "play":
             raise self._phase_error(i, "card")
-        hand = self.held[self.me]
+        hand = self.hand(self.me)
         if card not in hand:
             raise TableError(
                 f"move {i + 1}: {card.code} is not in your hand ({' '.join(_codes(hand))})",
@@ -619,7 +578,7 @@ class RoundState:
                 {"move": i, "card": card.code, "hand": _codes(hand)},
             )
         trick = self.trick_cards()
-        explained = explain_legal_cards(hand, trick, self.contract)
+        explained = self.round.legal()
         entry = next(v for v in explained.verdicts if v["card"] == card.code)
         index = len(self.plays)
         legal = bool(entry["legal"])
@@ -641,12 +600,12 @@ class RoundState:
 
     def _play_legal(self, i: int, card: Card, index: int, *, announce: int, stoeck: bool) -> None:
         second = self.learner_holds_second(card)
-        self._play(self.me, card, i)
+        self._play(card, i)
         if self.first_play is None:
             self.first_play = index
             self._learner_announce(i, announce, index)
         elif announce:
-            self._late_announce(i, announce)
+            self._announce_later(i, announce)
         if second:
             self.second_play = index
         if stoeck:
@@ -678,7 +637,16 @@ class RoundState:
                 "move.announce_first",
                 {"move": i},
             )
-        self._late_announce(i, value)
+        self._announce_later(i, value)
+
+    def _announce_later(self, i: int, value: int) -> None:
+        """An announcement after the learner's first card: late by the engine's
+        deadline (R5.4, ``rules_core.announce_deadline``): the next player has played
+        at once, or the first trick was gathered."""
+        if self.round.can_announce(value, seat=self.me):  # pragma: no cover - never here
+            self._learner_announce(i, value, len(self.plays) - 1)
+        else:
+            self._late_announce(i, value)
 
     def _move_writes(self, i: int, given: WritesAnswer) -> None:
         if self.phase != "writes":
@@ -787,9 +755,9 @@ class RoundState:
             scenario=self.scenario,
             moves=tuple(self.moves),
             hands=self.scenario.hands,
-            held=tuple(tuple(_codes(sorted(h))) for h in self.held),
+            held=tuple(tuple(_codes(self.hand(seat))) for seat in range(4)),
             plays=tuple((s, c.code) for s, c in self.plays),
-            tricks=(*self.tricks, *self._open_trick()),
+            tricks=(*(_trick(t) for t in self.round.tricks), *self._open_trick()),
             announcements=tuple(self.announcements),
             exchanges=tuple(self.exchanges),
             calls=tuple(self.calls),
@@ -815,7 +783,7 @@ class RoundState:
     def reference_move(self) -> Move:
         """The reference learner's next move (see :func:`reference_move`)."""
         if self.phase == "play":
-            card = bot_card(self.held[self.me], self.trick_cards(), self.contract)
+            card = bot_card(self.hand(self.me), self.trick_cards(), self.contract)
             announce = None
             if self.first_play is None:
                 meld = best_meld(self.hands[self.me], self.contract, self.rules)
@@ -832,6 +800,13 @@ class RoundState:
             answer = TargetAnswer(team=target.team, block=_block(target.block), trick=target.trick)
             return JasstafelMove(JasstafelAnswer(blocks=(blocks[0], blocks[1]), target=answer))
         raise TableError("the round is over: there is no next move", "round.over")
+
+
+def _trick(t: TrickResult) -> Trick:
+    """A trick of the engine's round as the table records it."""
+    return Trick(
+        t.index, t.leader, t.seats, tuple(_codes(t.cards)), t.winner, t.card_points, t.points
+    )
 
 
 def _block(name: str | None) -> Block | None:

@@ -2,17 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from rules_core import (
-    Card,
-    Contract,
-    RuleSet,
-    StoeckCall,
-    WeisResult,
-    resolve_target_blocks,
-    score_round,
-)
+from rules_core import RoundScore, WeisResult, resolve_target_blocks
 
 from .judgements import StoeckBlockVerdict, TricksBlockVerdict, WeisBlockVerdict
 from .model import Block, Scenario
@@ -51,17 +41,10 @@ def block_verdict(
     )
 
 
-def table_score(
-    scenario: Scenario,
-    contract: Contract,
-    plays: Sequence[tuple[int, Card]],
-    calls: Sequence[StoeckCall],
-    weis: WeisResult,
-) -> TableScore:
-    """The score of the round of ``scenario`` played as ``plays`` with the Stöck
-    ``calls``, the Weis written as ``weis`` (the announced claims compared)."""
-    rules: RuleSet = scenario.rules
-    round_ = score_round(scenario.hands, contract, plays, calls, rules)
+def table_score(scenario: Scenario, round_: RoundScore, weis: WeisResult) -> TableScore:
+    """The score of the round of ``scenario`` scored as ``round_`` (the engine's
+    :class:`RoundScore` of the played round), the Weis written as ``weis`` (the
+    announced claims compared), with the target from the totals before it."""
     blocks = tuple(
         {
             "weis": weis.scored if weis.team == team else 0,
@@ -74,7 +57,7 @@ def table_score(
         scenario.before,
         blocks,
         scenario.target,
-        rules,
+        scenario.rules,
         tricks=[(t.team, t.points) for t in round_.tricks],
     )
     return TableScore(

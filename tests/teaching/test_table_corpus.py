@@ -36,8 +36,33 @@ def case_id(case: dict[str, Any]) -> str:
 
 
 def _json(value: Any) -> Any:
-    """``value`` as stored JSON reads back: tuples as lists, int keys as strings."""
-    return json.loads(json.dumps(value, sort_keys=True))
+    """``value`` as stored JSON reads back: tuples as lists, int keys as strings; the
+    engine's Stöck data read as :func:`_stoeck_calls_in_order` says."""
+    return _stoeck_calls_in_order(json.loads(json.dumps(value, sort_keys=True)))
+
+
+def _call_order(call: dict[str, Any]) -> tuple[int, int]:
+    values = call.get("values", call)
+    return values["after_play"], values["seat"]
+
+
+def _stoeck_calls_in_order(value: Any) -> Any:
+    """A StoeckResult's data (wherever it is) with its calls in time order and without
+    ``gathered``. Since the referee plays on ``rules_core.Round`` (issue 23), the
+    engine lists a call made after its trick was gathered after the others and marks
+    it ``gathered``; the stateless ``check_stoeck`` that judged the stored rounds got
+    such a call as one made with the next card. Who called when, every verdict and
+    the Stöck's status are the same; only this listing differs."""
+    if isinstance(value, list):
+        return [_stoeck_calls_in_order(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: _stoeck_calls_in_order(v) for k, v in value.items() if k != "gathered"}
+    if "calls" in out and "trace" in out and "reason" in out:
+        out["calls"] = sorted(out["calls"], key=_call_order)
+        calls = sorted((e for e in out["trace"] if e["key"] == "stoeck.call"), key=_call_order)
+        out["trace"] = [calls.pop(0) if e["key"] == "stoeck.call" else e for e in out["trace"]]
+    return out
 
 
 def test_the_corpus_covers_every_focus_preset_and_learner() -> None:
@@ -64,15 +89,14 @@ def test_a_stored_round_is_judged_as_when_it_was_played(case: dict[str, Any]) ->
     if case_id(case) not in CHANGED_BY_R5_4A:
         got = _json([j.to_dict() for j in table.judgements])
         for n, (mine, stored) in enumerate(zip(got, case["judgements"], strict=False)):
-            assert mine == stored, f"judgement {n} (move {stored['move']}, {stored['key']})"
+            assert mine == _json(stored), f"judgement {n} (move {stored['move']}, {stored['key']})"
         assert len(got) == len(case["judgements"])
-        assert _json(learner_view(table).to_dict()) == case["view"]
+        assert _json(learner_view(table).to_dict()) == _json(case["view"])
         for k, view in case["views"].items():
-            assert (
-                _json(learner_view(referee(scenario, case["moves"][: int(k)])).to_dict()) == view
-            ), k
+            earlier = learner_view(referee(scenario, case["moves"][: int(k)]))
+            assert _json(earlier.to_dict()) == _json(view), k
     if case["phase"] == "done":
-        assert _json(score(table).to_dict()) == case["score"]
+        assert _json(score(table).to_dict()) == _json(case["score"])
     if case["learner"] == "reference":
         assert all(j["outcome"] != "wrong" for j in case["judgements"])
 
