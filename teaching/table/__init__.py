@@ -251,11 +251,12 @@ fifty; a value not held is struck out (R5.7); the team with the best claim write
 every meld of its partners who announced, also the melds they did not announce
 (R5.6), and nothing of a silent partner (R5.4b).
 
-``stoeck`` (skill ``stoeck``), judged when it happens with ``rules_core.check_stoeck`` on
-the plays and calls so far; the learner's call goes to the engine as
-``StoeckCall(seat, after_play, prompted)`` with ``after_play`` = its card (with the
-card) or the last card on the table (on its own), ``prompted`` once the partner's
-reminder was given. Keys by the engine's ``stoeck.call`` verdict: ``stoeck.counts``
+``stoeck`` (skill ``stoeck``), judged when it happens by the engine's round
+(``rules_core.Round.call_stoeck``, the referee plays on a ``rules_core.Round``): the
+call is made at the moment it is said, after its card (with the card) or after the
+last card on the table (on its own; a complete trick is gathered as soon as the table
+waits for the learner), ``prompted`` once the partner's reminder was given. Keys by
+the engine's verdict: ``stoeck.counts``
 right R6.2; ``stoeck.prompted`` info R6.4 (after a reminder nothing counts, not the
 learner's fault); ``stoeck.first_card`` wrong R6.2 (the second card can still bring
 it); ``stoeck.too_early`` wrong R6.4; ``stoeck.too_late`` wrong R6.3;
@@ -266,13 +267,14 @@ trump contract, so the offer itself reminds nobody, R6.4). Further:
 
 - ``stoeck.forgotten`` wrong R6.3 (info R6.4 after a reminder): the second Stöck card
   went down without a call, judged when the deadline passed: the next card played,
-  by anyone, or the round ended with it (``check_stoeck``: lost).
+  by anyone, or the round ended with it (the engine's Stöck: lost).
 - A call on its own right after the learner's own second card (possible only when
   that card completed its trick, which was gathered, and the learner leads next) is
   ``stoeck.too_late`` wrong R6.3 with ``verdict["after_trick"]`` true: waiting for
-  the gathering is too late (R6.3, ST-DE). For the engine this call is made with the
-  next card (``after_play`` + 1, lesson 11's picture: "when the next card is down");
-  after the last card of the round it is not given to the engine at all.
+  the gathering is too late (R6.3, ST-DE). The table records this call's
+  ``after_play`` as the stateless ``rules_core.check_stoeck`` takes it: made with the
+  next card (``after_play`` + 1, lesson 11's picture: "when the next card is down"),
+  None after the last card of the round.
 - ``stoeck.repeated`` info R6.2: «Stöck!» again after it counted, or a call the
   referee would judge with the key of an earlier call of the learner's (a second
   call by a non-holder, a second too-early call, ...): a repeated call is judged
