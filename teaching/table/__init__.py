@@ -8,6 +8,22 @@ hand, trick, announcement, call and one :class:`Judgement` per learner decision.
 Anyone can store ``scenario.to_dict()`` and the moves, and replay and re-judge them
 later, without the site.
 
+Typed end to end (issue 23): each JSON move is parsed once into a frozen move
+(:class:`PlayMove`, :class:`StoeckMove`, :class:`AnnounceMove`, :class:`WritesMove`,
+:class:`JasstafelMove`; :func:`parse_move`, ``to_dict()`` gives the same JSON back);
+a judgement's ``given``, ``expected`` and ``verdict`` are small frozen values, one
+type per kind (:mod:`teaching.table.judgements`), and :func:`learner_view` returns a
+frozen :class:`LearnerView`. Their ``to_dict()`` is the JSON described below, which
+is what it was when they were dicts (``tests/teaching/test_table_corpus.py`` replays
+rounds stored before the change). Attributes count from 0 (seats, teams, tricks);
+only the JSON of what the learner types (``writes``, ``jasstafel``, and the
+``given``/``expected`` that repeat it) counts teams and tricks from 1.
+
+The modules, each importing only those below it (an import-linter contract):
+``build`` (scenarios), ``view`` (the learner's view), ``replay`` (the referee),
+``scoring``, ``result`` (:class:`Table`, :class:`TableScore`), ``judgements``,
+``moves``, ``bots``, ``model`` (vocabularies, :class:`Scenario`, the table's parts).
+
 API
 ===
 - ``build_scenario(focus, seed, rules=None) -> Scenario``: deterministic from
@@ -24,9 +40,9 @@ API
   ``step`` changes the state in place (like python-chess's ``Board.push``); after a
   ``TableError`` the state is spoiled. The state pickles (a snapshot is
   ``pickle.dumps(state)``).
-- ``learner_view(table)`` = ``table.view()``: only what the learner may know now.
+- ``learner_view(table) -> LearnerView``: only what the learner may know now.
 - ``score(table) -> TableScore``: the written score once the nine tricks are played.
-- ``reference_move(table) -> dict``: the next move of the reference learner (never
+- ``reference_move(table) -> dict``: the next move of the reference learner as JSON (never
   judged wrong, see below); for tests, benchmarks and "show me" buttons.
 - ``announce_strict(rules) -> bool``: True for the ``w-en`` preset (see announcements).
 - Constants: ``FOCUSES``, ``KINDS``, ``SKILLS``, ``OUTCOMES``, ``PHASES``,
@@ -80,7 +96,16 @@ drawn 0-3 unless said.
   other cards plays another round: the judgement always follows the actual play.
 - Every other focus gets ``before`` totals from which no team can reach the target
   in this round however it is played (below target - factor x (257 + 20 + all melds
-  of the deal)), so the target question answers "nobody" (R7.5).
+  of the deal), or failing that, per team, below target - factor x (257 + the Stöck
+  if one of its players holds them + every meld of its players)), so the target
+  question answers "nobody" (R7.5). This promise cannot hold when the rule set lets
+  a team reach the target from 0 in the round dealt: its factor times what it can
+  write (a match alone is 257) is the target or more (for example factor 6 and
+  target 1500, or any target up to 257). The builder then tries
+  ``REACHABLE_TRIES`` (20) more candidates (another contract, another deal) for one
+  that keeps it; without one, ``before`` is ``[0, 0]`` and ``aim`` says
+  ``"target_reachable": true``: a team may reach the target in this round, and the
+  target question is judged on the actual score like every other.
 
 Scenario (``Scenario.to_dict()``; ``Scenario.from_dict`` reads it back, equal)
 ==============================================================================
@@ -226,11 +251,12 @@ fifty; a value not held is struck out (R5.7); the team with the best claim write
 every meld of its partners who announced, also the melds they did not announce
 (R5.6), and nothing of a silent partner (R5.4b).
 
-``stoeck`` (skill ``stoeck``), judged when it happens with ``rules_core.check_stoeck`` on
-the plays and calls so far; the learner's call goes to the engine as
-``StoeckCall(seat, after_play, prompted)`` with ``after_play`` = its card (with the
-card) or the last card on the table (on its own), ``prompted`` once the partner's
-reminder was given. Keys by the engine's ``stoeck.call`` verdict: ``stoeck.counts``
+``stoeck`` (skill ``stoeck``), judged when it happens by the engine's round
+(``rules_core.Round.call_stoeck``, the referee plays on a ``rules_core.Round``): the
+call is made at the moment it is said, after its card (with the card) or after the
+last card on the table (on its own; a complete trick is gathered as soon as the table
+waits for the learner), ``prompted`` once the partner's reminder was given. Keys by
+the engine's verdict: ``stoeck.counts``
 right R6.2; ``stoeck.prompted`` info R6.4 (after a reminder nothing counts, not the
 learner's fault); ``stoeck.first_card`` wrong R6.2 (the second card can still bring
 it); ``stoeck.too_early`` wrong R6.4; ``stoeck.too_late`` wrong R6.3;
@@ -241,13 +267,14 @@ trump contract, so the offer itself reminds nobody, R6.4). Further:
 
 - ``stoeck.forgotten`` wrong R6.3 (info R6.4 after a reminder): the second Stöck card
   went down without a call, judged when the deadline passed: the next card played,
-  by anyone, or the round ended with it (``check_stoeck``: lost).
+  by anyone, or the round ended with it (the engine's Stöck: lost).
 - A call on its own right after the learner's own second card (possible only when
   that card completed its trick, which was gathered, and the learner leads next) is
   ``stoeck.too_late`` wrong R6.3 with ``verdict["after_trick"]`` true: waiting for
-  the gathering is too late (R6.3, ST-DE). For the engine this call is made with the
-  next card (``after_play`` + 1, lesson 11's picture: "when the next card is down");
-  after the last card of the round it is not given to the engine at all.
+  the gathering is too late (R6.3, ST-DE). The table records this call's
+  ``after_play`` as the stateless ``rules_core.check_stoeck`` takes it: made with the
+  next card (``after_play`` + 1, lesson 11's picture: "when the next card is down"),
+  None after the last card of the round.
 - ``stoeck.repeated`` info R6.2: «Stöck!» again after it counted, or a call the
   referee would judge with the key of an earlier call of the learner's (a second
   call by a non-holder, a second too-early call, ...): a repeated call is judged
@@ -344,13 +371,15 @@ Vorhand leads the 6 of acorns and announces twenty; the learner tries a bell fir
 >>> table = referee(scenario, [{"play": "D6"}, {"play": "CJ", "announce": 50}])
 >>> [(j.kind, j.outcome, j.key) for j in table.judgements[1:]]
 [('play', 'right', 'play.follows_suit'), ('announce', 'right', 'announce.best')]
->>> table.phase, table.tricks[0].winner, table.tricks[0].card_points, table.shown["team"]
+>>> table.phase, table.tricks[0].winner, table.tricks[0].card_points, table.shown.team
 ('writes', 3, 12, 1)
 >>> table = referee(scenario, [{"play": "D6"}, {"play": "CJ", "announce": 50},
 ...                            {"writes": {"team": 2, "points": 70}}])
 >>> j = table.judgements[-1]
 >>> j.outcome, j.key, j.expected
-('wrong', 'writes.wrong_points', {'team': 2, 'points': 50})
+('wrong', 'writes.wrong_points', WritesAnswer(team=1, points=50))
+>>> j.to_dict()["expected"]  # the JSON counts teams from 1, as the learner types them
+{'team': 2, 'points': 50}
 >>> referee(scenario, [{"play": "HA"}])
 Traceback (most recent call last):
   ...
@@ -370,6 +399,27 @@ A whole round by the reference learner, aimed at Stöck:
 """
 
 from .build import build_scenario
+from .judgements import (
+    AnnounceAnswer,
+    AnnounceVerdict,
+    BlockAnswer,
+    CallRef,
+    CardGiven,
+    HiddenStoeckVerdict,
+    IfBest,
+    Judgement,
+    LateAnnounceVerdict,
+    LegalExpected,
+    PlayVerdict,
+    StoeckAnswer,
+    StoeckBlockVerdict,
+    StoeckVerdict,
+    TargetVerdict,
+    TricksBlockVerdict,
+    WeisBlockVerdict,
+    WeisSummary,
+    WritesVerdict,
+)
 from .model import (
     ANNOUNCE_VALUES,
     BLOCKS,
@@ -381,13 +431,34 @@ from .model import (
     REFUSALS,
     SKILLS,
     Announcement,
+    Block,
     Call,
-    Judgement,
+    Exchange,
+    Focus,
+    Kind,
+    MeldWords,
+    Outcome,
+    Phase,
+    Reminder,
     Scenario,
-    Table,
+    Shown,
+    Skill,
     TableError,
-    TableScore,
+    TalkLine,
     Trick,
+)
+from .moves import (
+    AnnounceMove,
+    BlockPoints,
+    JasstafelAnswer,
+    JasstafelMove,
+    Move,
+    PlayMove,
+    StoeckMove,
+    TargetAnswer,
+    WritesAnswer,
+    WritesMove,
+    parse_move,
 )
 from .replay import (
     RefereeState,
@@ -398,7 +469,8 @@ from .replay import (
     score,
     step,
 )
-from .view import learner_view
+from .result import Table, TableScore
+from .view import AnnouncementView, CallView, LearnerView, TrickView, learner_view
 
 __all__ = [
     "ANNOUNCE_VALUES",
@@ -410,18 +482,62 @@ __all__ = [
     "PHASES",
     "REFUSALS",
     "SKILLS",
+    "AnnounceAnswer",
+    "AnnounceMove",
+    "AnnounceVerdict",
     "Announcement",
+    "AnnouncementView",
+    "Block",
+    "BlockAnswer",
+    "BlockPoints",
     "Call",
+    "CallRef",
+    "CallView",
+    "CardGiven",
+    "Exchange",
+    "Focus",
+    "HiddenStoeckVerdict",
+    "IfBest",
+    "JasstafelAnswer",
+    "JasstafelMove",
     "Judgement",
+    "Kind",
+    "LateAnnounceVerdict",
+    "LearnerView",
+    "LegalExpected",
+    "MeldWords",
+    "Move",
+    "Outcome",
+    "Phase",
+    "PlayMove",
+    "PlayVerdict",
     "RefereeState",
+    "Reminder",
     "Scenario",
+    "Shown",
+    "Skill",
+    "StoeckAnswer",
+    "StoeckBlockVerdict",
+    "StoeckMove",
+    "StoeckVerdict",
     "Table",
     "TableError",
     "TableScore",
+    "TalkLine",
+    "TargetAnswer",
+    "TargetVerdict",
     "Trick",
+    "TrickView",
+    "TricksBlockVerdict",
+    "WeisBlockVerdict",
+    "WeisSummary",
+    "WritesAnswer",
+    "WritesMove",
+    "WritesVerdict",
     "announce_strict",
     "build_scenario",
     "learner_view",
+    "parse_move",
     "reference_move",
     "referee",
     "replay_state",

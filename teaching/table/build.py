@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -18,24 +18,33 @@ from rules_core import (
     find_melds,
     resolve_target_blocks,
     resolve_weis,
+    stoeck_holder,
 )
 from rules_core.scoring import CARD_POINTS_TOTAL, LAST_TRICK_BONUS, MATCH_BONUS
-from rules_core.tables import STOECK_POINTS
+from rules_core.tables import STOECK_POINTS, stoeck_pair
 
 from ..scenarios import target_events
-from .model import FOCUSES, Scenario, TableError, coerce_rules, sort_codes
-from .replay import _State, state_reference_move
-from .scoring import score_state
+from .model import FOCUSES, Hands, RulesInput, Scenario, TableError, coerce_rules, sort_codes
+from .replay import RoundState
+from .result import TableScore
 
 __all__ = ["MAX_ATTEMPTS", "build_scenario", "play_out"]
 
 MAX_ATTEMPTS = 400
+REACHABLE_TRIES = 20
+"""Candidates tried after the first whose round may reach the target (see _build)."""
 CONTRACTS = tuple(c.code for c in Contract)
 TRUMPS = ("D", "H", "S", "C")
-_SUIT_INDEX = {"D": 0, "H": 1, "S": 2, "C": 3}
-_K, _Q = 7, 6  # rank indices (R1.2)
 
 Builder = Callable[[random.Random, str, int, RuleSet], Scenario | None]
+
+
+def _pair(contract: str) -> list[Card]:
+    """King and Ober of trump (R6.1), for a trump contract."""
+    pair = stoeck_pair(contract)
+    if pair is None:  # pragma: no cover - only trump contracts are drawn for Stöck
+        raise ValueError(f"no Stöck in {contract}")
+    return list(pair)
 
 
 def _run(suit: int, start: int, length: int) -> list[Card]:
@@ -51,7 +60,7 @@ def _hundred_ranks(rules: RuleSet) -> list[int]:
     return [4, 6, 7, 8] + ([0, 1, 2] if rules.low_quads_score else [])
 
 
-def _fill(rng: random.Random, fixed: dict[int, list[Card]]) -> tuple[tuple[str, ...], ...]:
+def _fill(rng: random.Random, fixed: dict[int, list[Card]]) -> Hands:
     """Each seat gets its fixed cards, the rest of the deck at random."""
     used = {c for cards in fixed.values() for c in cards}
     rest = [c for c in DECK if c not in used]
@@ -59,21 +68,58 @@ def _fill(rng: random.Random, fixed: dict[int, list[Card]]) -> tuple[tuple[str, 
     hands = []
     for seat in range(4):
         hand = list(fixed.get(seat, ()))
-        need = 9 - len(hand)
+        need = len(DECK) // 4 - len(hand)
         hand += rest[:need]
         rest = rest[need:]
         hands.append(sort_codes(c.code for c in hand))
-    return tuple(hands)
+    return (hands[0], hands[1], hands[2], hands[3])
 
 
-def _quiet_before(rng: random.Random, hands: Any, contract: str, rules: RuleSet) -> tuple[int, int]:
+def _team_most(hands: Sequence[Sequence[str]], contract: str, rules: RuleSet) -> tuple[int, int]:
+    """The most each team can write in this round of this deal, however it is played:
+    every card point, the last trick and the match (R4.1-R4.4), the Stöck when one of
+    its players holds them (R6.1) and every meld of its own players (R5.6), times the
+    contract's factor (R4.5)."""
+    factor = rules.factor(contract)
+    holder = stoeck_holder(hands, contract)
+    most = []
+    for team in (0, 1):
+        melds = sum(m.points for seat in (team, team + 2) for m in find_melds(hands[seat], rules))
+        stoeck = STOECK_POINTS if holder is not None and holder % 2 == team else 0
+        tricks = CARD_POINTS_TOTAL + LAST_TRICK_BONUS + MATCH_BONUS
+        most.append(factor * (tricks + stoeck + melds))
+    return most[0], most[1]
+
+
+def _quiet_before(
+    rng: random.Random, hands: Sequence[Sequence[str]], contract: str, rules: RuleSet
+) -> tuple[int, int] | None:
     """Totals before the round from which no team can reach the target in it, however
-    it is played (R7.5): below target - factor * (257 + 20 + every meld of the deal)."""
+    it is played (R7.5), or None when this deal under this rule set lets a team reach
+    the target from 0 (its factor times what it can write is the target or more).
+
+    First below target - factor * (257 + 20 + every meld of the deal) for both teams
+    (the bound of the first builders: the same deals for the same seeds), else below
+    target - :func:`_team_most` per team."""
     melds = sum(m.points for hand in hands for m in find_melds(hand, rules))
     most = CARD_POINTS_TOTAL + LAST_TRICK_BONUS + MATCH_BONUS + STOECK_POINTS + melds
-    bound = rules.factor(contract) * most
-    cap = max(1, rules.target - bound)
-    return rng.randrange(cap), rng.randrange(cap)
+    cap = rules.target - rules.factor(contract) * most
+    if cap >= 1:
+        return rng.randrange(cap), rng.randrange(cap)
+    caps = [rules.target - m for m in _team_most(hands, contract, rules)]
+    if min(caps) < 1:
+        return None
+    return rng.randrange(caps[0]), rng.randrange(caps[1])
+
+
+def _quiet(
+    before: tuple[int, int] | None, aim: dict[str, Any]
+) -> tuple[tuple[int, int], dict[str, Any]]:
+    """``before`` and ``aim`` of a focus whose round should reach no target: without
+    quiet totals, (0, 0) and ``aim["target_reachable"]`` true (see :func:`_build`)."""
+    if before is None:
+        return (0, 0), {**aim, "target_reachable": True}
+    return before, aim
 
 
 def _scenario(
@@ -81,7 +127,7 @@ def _scenario(
     seed: int,
     rules: RuleSet,
     contract: str,
-    hands: Any,
+    hands: Hands,
     seat: int,
     before: tuple[int, int],
     *,
@@ -95,15 +141,15 @@ def _scenario(
 
 def _stoeck(rng: random.Random, focus: str, seed: int, rules: RuleSet) -> Scenario | None:
     contract = rng.choice(TRUMPS)
-    suit = _SUIT_INDEX[contract]
-    pair = [DECK[suit * 9 + _K], DECK[suit * 9 + _Q]]
+    pair = _pair(contract)
     seat = rng.randrange(4)
     hands = _fill(rng, {seat: pair})
-    before = _quiet_before(rng, hands, contract, rules)
+    before, aim = _quiet(
+        _quiet_before(rng, hands, contract, rules), {"pair": [c.code for c in pair]}
+    )
     return _scenario(
-        focus, seed, rules, contract, hands, seat, before,
-        reminder=seed % 2 == 1, aim={"pair": [c.code for c in pair]},
-    )  # fmt: skip
+        focus, seed, rules, contract, hands, seat, before, reminder=seed % 2 == 1, aim=aim
+    )
 
 
 def _planted_pair(
@@ -150,8 +196,10 @@ def _equal_weis(undenufe: bool) -> Builder:
         if undenufe and weis.step is not Step.HIGH_CARD:
             return None
         seat = rng.randrange(4)
-        before = _quiet_before(rng, hands, contract, rules)
-        aim = {"value": best0[1].points, "step": weis.step.value if weis.step else None}
+        before, aim = _quiet(
+            _quiet_before(rng, hands, contract, rules),
+            {"value": best0[1].points, "step": weis.step.value if weis.step else None},
+        )
         return _scenario(focus, seed, rules, contract, hands, seat, before, aim=aim)
 
     return build
@@ -174,27 +222,29 @@ def _kreuzweis(rng: random.Random, focus: str, seed: int, rules: RuleSet) -> Sce
         return None
     if resolve_weis(hands, contract, rules).team != seat % 2:
         return None
-    before = _quiet_before(rng, hands, contract, rules)
     shared = next(c for q in quads for r in runs for c in q.cards if c in r.cards)
-    aim = {
-        "four_of_a_kind": shared.rank.code,
-        "sequence": [c.code for r in runs if shared in r.cards for c in r.cards],
-    }
+    before, aim = _quiet(
+        _quiet_before(rng, hands, contract, rules),
+        {
+            "four_of_a_kind": shared.rank.code,
+            "sequence": [c.code for r in runs if shared in r.cards for c in r.cards],
+        },
+    )
     return _scenario(focus, seed, rules, contract, hands, seat, before, aim=aim)
 
 
-def play_out(scenario: Scenario) -> _State:
-    """The round played to the Jasstafel by the reference learner (internal)."""
-    state = _State(scenario)
+def play_out(scenario: Scenario) -> RoundState:
+    """The round played to the Jasstafel by the reference learner."""
+    state = RoundState(scenario)
     i = 0
     while state.phase != "jasstafel":
-        state.apply(i, state_reference_move(state))
+        state.apply_move(i, state.reference_move())
         i += 1
     return state
 
 
 def _place(
-    rng: random.Random, result: Any, block: str, rules: RuleSet
+    rng: random.Random, result: TableScore, block: str, rules: RuleSet
 ) -> tuple[tuple[int, int], dict[str, Any]] | None:
     """Totals before the round so that a team crosses the target in ``block``; the
     other team crosses later in the round where it can (for ``tricks``: always,
@@ -238,14 +288,13 @@ def _target(block: str) -> Builder:
         seat = rng.randrange(4)
         if block == "stoeck":
             contract = rng.choice(TRUMPS)
-            suit = _SUIT_INDEX[contract]
             holder = rng.choice([s for s in range(4) if s != seat])
-            hands = _fill(rng, {holder: [DECK[suit * 9 + _K], DECK[suit * 9 + _Q]]})
+            hands = _fill(rng, {holder: _pair(contract)})
         else:
             contract = rng.choice(CONTRACTS)
             hands = _fill(rng, {})
         draft = _scenario(focus, seed, rules, contract, hands, seat, (0, 0))
-        result = score_state(play_out(draft))
+        result = play_out(draft).score()
         placed = _place(rng, result, block, rules)
         if placed is None:
             return None
@@ -274,7 +323,7 @@ _BUILDERS: dict[str, Builder] = {
 }
 
 
-def build_scenario(focus: str, seed: int, rules: Any = None) -> Scenario:
+def build_scenario(focus: str, seed: int, rules: RulesInput = None) -> Scenario:
     """A scenario aimed at ``focus``, deterministic from ``(focus, seed, rules)``.
 
     ``rules``: a :class:`RuleSet`, a preset name, ``RuleSet.to_dict()`` data or None
@@ -294,12 +343,26 @@ def build_scenario(focus: str, seed: int, rules: Any = None) -> Scenario:
 
 @lru_cache(maxsize=1024)
 def _build(focus: str, seed: int, rules: RuleSet) -> Scenario:
+    """The first candidate that passes the focus's check. A candidate whose round may
+    reach the target (``aim["target_reachable"]``) is kept only when
+    :data:`REACHABLE_TRIES` more candidates bring none that keeps the promise: under
+    some rule sets no deal can (a factor times 257 of a match at or above the target)."""
     rng = random.Random(f"table:{focus}:{seed}")
     builder = _BUILDERS[focus]
-    for _attempt in range(MAX_ATTEMPTS):
+    fallback: Scenario | None = None
+    last = MAX_ATTEMPTS
+    for attempt in range(MAX_ATTEMPTS):
         scenario = builder(rng, focus, seed, rules)
-        if scenario is not None:
+        if scenario is None:
+            continue
+        if not scenario.aim.get("target_reachable"):
             return scenario
+        if fallback is None:
+            fallback, last = scenario, attempt + REACHABLE_TRIES
+        if attempt >= last:
+            break
+    if fallback is not None:
+        return fallback
     raise TableError(  # pragma: no cover
         f"no deal found for focus {focus} and seed {seed}",
         "build.no_deal",

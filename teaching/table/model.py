@@ -1,4 +1,5 @@
-"""The table trainer's data: scenario, tricks, announcements, calls, judgements, table.
+"""The table trainer's data: its vocabularies, the scenario, tricks, announcements,
+calls, the exchange at equal values, the reminder and the shown melds.
 
 Every class here is a frozen dataclass whose ``to_dict()`` is plain JSON data; the
 formats are documented in :mod:`teaching.table`.
@@ -6,22 +7,12 @@ formats are documented in :mod:`teaching.table`.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Literal, TypeAlias, get_args
 
-from rules_core import (
-    DECK,
-    Contract,
-    RoundScore,
-    RulesError,
-    RuleSet,
-    StoeckResult,
-    TargetResult,
-    TrickResult,
-    WeisResult,
-)
+from rules_core import DECK, Contract, Meld, RulesError, RuleSet
 from rules_core.tables import FOUR_OF_A_KIND_POINTS, SEQUENCE_POINTS
 
 __all__ = [
@@ -33,42 +24,52 @@ __all__ = [
     "PHASES",
     "SKILLS",
     "Announcement",
+    "Block",
     "Call",
-    "Judgement",
+    "Exchange",
+    "Focus",
+    "Kind",
+    "MeldWords",
+    "Outcome",
+    "Phase",
+    "Hands",
+    "Reminder",
+    "RulesInput",
     "Scenario",
-    "Table",
+    "Shown",
+    "Skill",
     "TableError",
-    "TableScore",
+    "TalkLine",
     "Trick",
     "coerce_rules",
 ]
 
-FOCUSES = (
-    "stoeck",
-    "weis",
-    "kreuzweis",
-    "undenufe",
-    "target_weis",
-    "target_stoeck",
-    "target_tricks",
-)
+Focus: TypeAlias = Literal[
+    "stoeck", "weis", "kreuzweis", "undenufe", "target_weis", "target_stoeck", "target_tricks"
+]
+FOCUSES: tuple[Focus, ...] = get_args(Focus)
 """The skills a scenario aims at (see :func:`teaching.table.build_scenario`)."""
 
-SKILLS = ("trick", "weis_value", "who_writes", "stoeck", "target")
+Skill: TypeAlias = Literal["trick", "weis_value", "who_writes", "stoeck", "target"]
+SKILLS: tuple[Skill, ...] = get_args(Skill)
 """The skills a judgement feeds (the quiz kinds' names)."""
 
-KINDS = ("play", "announce", "stoeck", "writes", "jasstafel_block", "target")
+Kind: TypeAlias = Literal["play", "announce", "stoeck", "writes", "jasstafel_block", "target"]
+KINDS: tuple[Kind, ...] = get_args(Kind)
 """The kinds of learner decision."""
 
-OUTCOMES = ("right", "wrong", "info")
-PHASES = ("play", "writes", "jasstafel", "done")
+Outcome: TypeAlias = Literal["right", "wrong", "info"]
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+Phase: TypeAlias = Literal["play", "writes", "jasstafel", "done"]
+PHASES: tuple[Phase, ...] = get_args(Phase)
 ANNOUNCE_VALUES: tuple[int, ...] = tuple(
     sorted(set(SEQUENCE_POINTS.values()) | set(FOUR_OF_A_KIND_POINTS.values()))
 )
 """The values a meld can have (R5.1, R5.2): the only values a learner may announce
 (20, 50, 100, 150, 200, 250, 300)."""
 
-BLOCKS = ("weis", "stoeck", "tricks")
+Block: TypeAlias = Literal["weis", "stoeck", "tricks"]
+BLOCKS: tuple[Block, ...] = get_args(Block)
 
 CODES = frozenset(c.code for c in DECK)
 _INDEX = {c.code: c.index for c in DECK}
@@ -128,9 +129,16 @@ class TableError(RulesError):
         self.params: dict[str, Any] = dict(params or {})
 
 
-def coerce_rules(rules: Any) -> RuleSet:
+Hands: TypeAlias = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+"""Four hands of card codes, by seat."""
+
+RulesInput: TypeAlias = RuleSet | str | Mapping[str, Any] | None
+"""What :func:`coerce_rules` and ``build_scenario`` take for a rule set."""
+
+
+def coerce_rules(rules: RulesInput) -> RuleSet:
     """A rule set from a :class:`RuleSet`, a preset name, ``RuleSet.to_dict()`` data
-    or None (the default)."""
+    or None (the default); anything else (untrusted JSON) raises :class:`TableError`."""
     if rules is None:
         return RuleSet()
     if isinstance(rules, RuleSet):
@@ -150,6 +158,24 @@ def coerce_rules(rules: Any) -> RuleSet:
     )
 
 
+def _freeze(value: Any) -> Any:
+    """JSON data made read-only: mappings as ``MappingProxyType``, lists as tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    """:func:`_freeze`'s data as plain JSON again (dicts and lists)."""
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
 def sort_codes(codes: Any) -> tuple[str, ...]:
     """Card codes in deck order (suits D H S C, 6 up to A)."""
     return tuple(sorted(codes, key=_INDEX.__getitem__))
@@ -166,15 +192,24 @@ class Scenario:
     seed: int
     rules: RuleSet
     contract: str
-    hands: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    hands: Hands
     seat: int
     before: tuple[int, int]
     target: int
     reminder: bool = False
-    aim: dict[str, Any] = field(default_factory=dict)
+    aim: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _check_scenario(self)
+        # build_scenario caches its scenarios: every caller shares one aim, so the
+        # aim is frozen (read-only mappings, tuples) rather than a dict to mutate.
+        object.__setattr__(self, "aim", _freeze(self.aim))
+
+    def __reduce__(self) -> tuple[type[Scenario], tuple[Any, ...]]:
+        # A mapping proxy does not pickle (the site keeps pickled referee states):
+        # rebuild from the fields with the aim as plain data, frozen again on the way.
+        fields = (self.focus, self.seed, self.rules, self.contract, self.hands, self.seat)
+        return (Scenario, (*fields, self.before, self.target, self.reminder, _thaw(self.aim)))
 
     @property
     def preset(self) -> str | None:
@@ -199,7 +234,7 @@ class Scenario:
             "before": list(self.before),
             "target": self.target,
             "reminder": self.reminder,
-            "aim": copy.deepcopy(self.aim),
+            "aim": _thaw(self.aim),
         }
 
     @classmethod
@@ -274,7 +309,7 @@ class Scenario:
             before=(before[0], before[1]),
             target=data["target"],
             reminder=data.get("reminder", False),
-            aim=copy.deepcopy(dict(aim)),
+            aim=aim,
         )
 
 
@@ -282,71 +317,51 @@ def _is_int(value: Any) -> bool:
     return type(value) is int
 
 
+def _invalid(message: str, field: str) -> TableError:
+    return TableError(f"scenario: {message}", "scenario.invalid", {"field": field})
+
+
 def _check_scenario(s: Scenario) -> None:
+    """Raise :class:`TableError` for the first field of ``s`` that is not valid."""
+    for check in (_check_kind, _check_hands, _check_numbers):
+        check(s)
+
+
+def _check_kind(s: Scenario) -> None:
     if s.focus not in FOCUSES:
-        raise TableError(
-            f"scenario: unknown focus {s.focus!r}; choose one of {', '.join(FOCUSES)}",
-            "scenario.invalid",
-            {"field": "focus"},
-        )
+        raise _invalid(f"unknown focus {s.focus!r}; choose one of {', '.join(FOCUSES)}", "focus")
     if not _is_int(s.seed):
-        raise TableError(
-            f"scenario: seed must be an integer, got {s.seed!r}",
-            "scenario.invalid",
-            {"field": "seed"},
-        )
+        raise _invalid(f"seed must be an integer, got {s.seed!r}", "seed")
     if not isinstance(s.rules, RuleSet):
-        raise TableError(
-            "scenario: rules must be a RuleSet", "scenario.invalid", {"field": "rules"}
-        )
+        raise _invalid("rules must be a RuleSet", "rules")
     codes = [c.code for c in Contract]
     if s.contract not in codes:
-        raise TableError(
-            f"scenario: contract must be one of {', '.join(codes)}, got {s.contract!r}",
-            "scenario.invalid",
-            {"field": "contract"},
+        raise _invalid(
+            f"contract must be one of {', '.join(codes)}, got {s.contract!r}", "contract"
         )
+
+
+def _check_hands(s: Scenario) -> None:
     seen: set[str] = set()
     for seat, hand in enumerate(s.hands):
         if len(hand) != 9 or not all(isinstance(c, str) and c in CODES for c in hand):
-            raise TableError(
-                f"scenario: hand {seat} must be nine card codes, got {list(hand)!r}",
-                "scenario.invalid",
-                {"field": "hands"},
-            )
+            raise _invalid(f"hand {seat} must be nine card codes, got {list(hand)!r}", "hands")
         if tuple(hand) != sort_codes(hand):
-            raise TableError(
-                f"scenario: hand {seat} must be in deck order",
-                "scenario.invalid",
-                {"field": "hands"},
-            )
+            raise _invalid(f"hand {seat} must be in deck order", "hands")
         seen.update(hand)
-    if len(s.hands) != 4 or len(seen) != 36:
-        raise TableError(
-            "scenario: the four hands must hold every card once",
-            "scenario.invalid",
-            {"field": "hands"},
-        )
+    if len(s.hands) != 4 or len(seen) != len(CODES):
+        raise _invalid("the four hands must hold every card once", "hands")
+
+
+def _check_numbers(s: Scenario) -> None:
     if not _is_int(s.seat) or not 0 <= s.seat <= 3:
-        raise TableError(
-            f"scenario: seat must be 0-3, got {s.seat!r}", "scenario.invalid", {"field": "seat"}
-        )
+        raise _invalid(f"seat must be 0-3, got {s.seat!r}", "seat")
     if not _is_int(s.target) or s.target < 1:
-        raise TableError(
-            f"scenario: target must be a whole number >= 1, got {s.target!r}",
-            "scenario.invalid",
-            {"field": "target"},
-        )
+        raise _invalid(f"target must be a whole number >= 1, got {s.target!r}", "target")
     if not all(_is_int(x) and 0 <= x < s.target for x in s.before):
-        raise TableError(
-            f"scenario: before must be two totals from 0 to below {s.target}",
-            "scenario.invalid",
-            {"field": "before"},
-        )
+        raise _invalid(f"before must be two totals from 0 to below {s.target}", "before")
     if type(s.reminder) is not bool:
-        raise TableError(
-            "scenario: reminder must be true or false", "scenario.invalid", {"field": "reminder"}
-        )
+        raise _invalid("reminder must be true or false", "reminder")
 
 
 @dataclass(frozen=True)
@@ -394,7 +409,7 @@ class Announcement:
     play: int
     late: bool
     counts: bool
-    meld: dict[str, Any] | None
+    meld: Meld | None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -403,7 +418,7 @@ class Announcement:
             "play": self.play,
             "late": self.late,
             "counts": self.counts,
-            "meld": copy.deepcopy(self.meld),
+            "meld": None if self.meld is None else self.meld.to_dict(),
         }
 
 
@@ -433,168 +448,99 @@ class Call:
         }
 
 
-@dataclass(frozen=True)
-class Judgement:
-    """One learner decision, judged. See :mod:`teaching.table` for the keys."""
+@dataclass(frozen=True, kw_only=True)
+class MeldWords:
+    """What a player says of a meld in an exchange: ``kind``, ``cards`` (how many),
+    ``rank`` (the card the ladder compares, without suit), ``end`` ("top" or
+    "bottom" for a sequence, None for four of a kind) and ``trump`` (a trump
+    sequence)."""
 
-    move: int
     kind: str
-    outcome: str
-    rule: str
-    skill: str
-    key: str
-    at_play: int
-    given: Any
-    expected: Any
-    verdict: dict[str, Any]
-
-    @property
-    def right(self) -> bool:
-        return self.outcome == "right"
-
-    @property
-    def wrong(self) -> bool:
-        return self.outcome == "wrong"
+    cards: int
+    rank: str
+    end: Literal["top", "bottom"] | None
+    trump: bool
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "move": self.move,
             "kind": self.kind,
-            "outcome": self.outcome,
-            "rule": self.rule,
-            "skill": self.skill,
-            "key": self.key,
-            "at_play": self.at_play,
-            "given": copy.deepcopy(self.given),
-            "expected": copy.deepcopy(self.expected),
-            "verdict": copy.deepcopy(self.verdict),
+            "cards": self.cards,
+            "rank": self.rank,
+            "end": self.end,
+            "trump": self.trump,
         }
 
 
-@dataclass(frozen=True)
-class Table:
-    """Everything the referee knows after a move log (the whole truth: hidden cards
-    included; :meth:`view` is what the learner may see)."""
+@dataclass(frozen=True, kw_only=True)
+class TalkLine:
+    """One line of an exchange: ``say`` "too" (with ``value``), "meld" (with
+    ``meld``) or "good"."""
 
-    scenario: Scenario
-    moves: tuple[Any, ...]
-    hands: tuple[tuple[str, ...], ...]
-    held: tuple[tuple[str, ...], ...]
-    plays: tuple[tuple[int, str], ...]
-    tricks: tuple[Trick, ...]
-    announcements: tuple[Announcement, ...]
-    exchanges: tuple[dict[str, Any], ...]
-    calls: tuple[Call, ...]
-    reminder: dict[str, Any] | None
-    shown: dict[str, Any] | None
-    phase: str
-    legal: tuple[str, ...]
-    judgements: tuple[Judgement, ...]
-    jasstafel: dict[str, Any] | None
-
-    @property
-    def seat(self) -> int:
-        """The learner's seat (0-3)."""
-        return self.scenario.seat
-
-    @property
-    def contract(self) -> str:
-        return self.scenario.contract
-
-    @property
-    def hand(self) -> tuple[str, ...]:
-        """The cards the learner still holds."""
-        return self.held[self.scenario.seat]
-
-    @property
-    def counted(self) -> tuple[bool, bool, bool, bool]:
-        """Per seat: the player's claim takes part in the Weis comparison (announced
-        in time, a value the player holds)."""
-        return tuple(  # type: ignore[return-value]
-            any(a.counts for a in self.announcements if a.seat == s) for s in range(4)
-        )
-
-    @property
-    def claims(self) -> tuple[int | None, int | None, int | None, int | None]:
-        """Per seat the value announced with the first card, as
-        ``rules_core.resolve_weis(..., claims=...)`` takes it (R5.4a): None for silence
-        or a late announcement; a value the player holds no meld of stays (R5.7)."""
-        return tuple(  # type: ignore[return-value]
-            next((a.value for a in self.announcements if a.seat == s and not a.late), None)
-            for s in range(4)
-        )
-
-    def engine_calls(self) -> list[tuple[int, int, bool]]:
-        """The Stöck calls as the engine takes them: ``(seat, after_play, prompted)``
-        for every call with an ``after_play`` below the number of plays."""
-        n = len(self.plays)
-        return [
-            (c.seat, c.after_play, c.prompted)
-            for c in self.calls
-            if c.after_play is not None and c.after_play < n
-        ]
-
-    def view(self) -> dict[str, Any]:
-        """What the learner may know now (see :func:`teaching.table.learner_view`)."""
-        from .view import learner_view
-
-        return learner_view(self)
+    seat: int
+    say: Literal["too", "meld", "good"]
+    value: int | None = None
+    meld: MeldWords | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole table as plain JSON data (hidden cards included)."""
-        return {
-            "scenario": self.scenario.to_dict(),
-            "moves": copy.deepcopy(list(self.moves)),
-            "hands": [list(h) for h in self.hands],
-            "held": [list(h) for h in self.held],
-            "plays": [[s, c] for s, c in self.plays],
-            "tricks": [t.to_dict() for t in self.tricks],
-            "announcements": [a.to_dict() for a in self.announcements],
-            "exchanges": copy.deepcopy(list(self.exchanges)),
-            "calls": [c.to_dict() for c in self.calls],
-            "reminder": copy.deepcopy(self.reminder),
-            "shown": copy.deepcopy(self.shown),
-            "phase": self.phase,
-            "legal": list(self.legal),
-            "judgements": [j.to_dict() for j in self.judgements],
-            "jasstafel": copy.deepcopy(self.jasstafel),
-        }
+        out: dict[str, Any] = {"seat": self.seat, "say": self.say}
+        if self.say == "too":
+            out["value"] = self.value
+        if self.meld is not None:
+            out.update(self.meld.to_dict())
+        return out
 
 
-@dataclass(frozen=True)
-class TableScore:
-    """The written score of a played round, as the Jasstafel judgement uses it.
+@dataclass(frozen=True, kw_only=True)
+class Exchange:
+    """W-DE's exchange when a player announces the value of an opponent's best claim
+    (see :mod:`teaching.table`): ``play`` of the second announcement, ``seats``
+    (first, second), ``value``, ``lines``, ``winner`` (seat) and the deciding ladder
+    ``step``."""
 
-    ``round``: :func:`rules_core.score_round` on the plays and calls (its Weis is the
-    engine's everyone-announces-the-best model); ``weis``: :func:`rules_core.resolve_weis`
-    with the announced claims (``Table.claims``, R5.4a);
-    ``stoeck``: the round's :class:`StoeckResult`; ``blocks``: per team ``{"weis",
-    "stoeck", "tricks"}`` after the factor, with ``weis`` from ``weis``; ``totals``;
-    ``tricks``: the nine :class:`TrickResult`; ``match``: the team that took all nine
-    tricks or None; ``target``: :func:`rules_core.resolve_target_blocks` on
-    ``before``, ``blocks`` and the tricks in the order won (equal to
-    :func:`rules_core.resolve_target` whenever every melding player announced their
-    best meld)."""
-
-    round: RoundScore
-    weis: WeisResult
-    stoeck: StoeckResult
-    blocks: tuple[dict[str, int], dict[str, int]]
-    totals: tuple[int, int]
-    tricks: tuple[TrickResult, ...]
-    match: int | None
-    before: tuple[int, int]
-    target: TargetResult
+    play: int
+    seats: tuple[int, int]
+    value: int
+    lines: tuple[TalkLine, ...]
+    winner: int
+    step: str
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "blocks": [dict(b) for b in self.blocks],
-            "totals": list(self.totals),
-            "match": self.match,
-            "factor": self.round.factor,
-            "before": list(self.before),
-            "tricks": [t.to_dict() for t in self.tricks],
-            "weis": self.weis.to_dict(),
-            "stoeck": self.stoeck.to_dict(),
-            "target": self.target.to_dict(),
+            "play": self.play,
+            "seats": list(self.seats),
+            "value": self.value,
+            "lines": [line.to_dict() for line in self.lines],
+            "winner": self.winner,
+            "step": self.step,
         }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reminder:
+    """The partner's «Denk an die Stöck!»: ``seat`` (the partner), ``after_play`` (the
+    last card on the table) and ``move`` (the learner's move it came after, None
+    before the first)."""
+
+    seat: int
+    after_play: int
+    move: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "after_play": self.after_play, "move": self.move}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Shown:
+    """The melds the writing team shows at the second trick (R5.7): ``team`` (None:
+    nobody writes) and per seat the melds written (``WeisResult.written``)."""
+
+    team: int | None
+    melds: tuple[tuple[Meld, ...], ...]
+
+    @property
+    def cards(self) -> frozenset[str]:
+        """Every card code the shown melds hold (public from then on)."""
+        return frozenset(c.code for melds in self.melds for m in melds for c in m.cards)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"team": self.team, "melds": [[m.to_dict() for m in ms] for ms in self.melds]}

@@ -2,43 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Any
+from rules_core import RoundScore, WeisResult, resolve_target_blocks
 
-from rules_core import resolve_target_blocks, score_round
+from .judgements import StoeckBlockVerdict, TricksBlockVerdict, WeisBlockVerdict
+from .model import Block, Scenario
+from .result import TableScore
 
-from .model import TableScore
-
-__all__ = ["block_verdict", "score_state"]
+__all__ = ["block_verdict", "table_score"]
 
 
-def block_verdict(result: TableScore, team: int, block: str) -> dict[str, Any]:
+def block_verdict(
+    result: TableScore, team: int, block: Block
+) -> WeisBlockVerdict | StoeckBlockVerdict | TricksBlockVerdict:
+    """The engine's data behind one block of a team on the Jasstafel."""
+    written = result.blocks[team][block]
     if block == "weis":
         weis = result.weis
-        return {
-            "written": result.blocks[team]["weis"],
-            "weis": {
-                "team": weis.team,
-                "points": weis.points,
-                "factor": weis.factor,
-                "scored": weis.scored,
-                "melds": weis.trace[-1]["melds"],
-            },
-        }
+        melds = tuple(
+            (seat, m)
+            for seat in ((weis.team, weis.team + 2) if weis.team is not None else ())
+            for m in weis.written[seat]
+        )
+        return WeisBlockVerdict(
+            written=written,
+            team=weis.team,
+            points=weis.points,
+            factor=weis.factor,
+            scored=weis.scored,
+            melds=melds,
+        )
     if block == "stoeck":
-        return {"written": result.blocks[team]["stoeck"], "stoeck": result.stoeck.to_dict()}
-    return {
-        "written": result.blocks[team]["tricks"],
-        "factor": result.round.factor,
-        "match": result.match,
-        "tricks": [t.to_dict() for t in result.tricks if t.team == team],
-    }
-
-
-def score_state(state: Any) -> TableScore:
-    round_ = score_round(
-        state.hands, state.contract, state.plays, state._engine_calls(), state.rules
+        return StoeckBlockVerdict(written=written, stoeck=result.stoeck)
+    return TricksBlockVerdict(
+        written=written,
+        factor=result.round.factor,
+        match=result.match,
+        tricks=tuple(t for t in result.tricks if t.team == team),
     )
-    weis = state.weis()
+
+
+def table_score(scenario: Scenario, round_: RoundScore, weis: WeisResult) -> TableScore:
+    """The score of the round of ``scenario`` scored as ``round_`` (the engine's
+    :class:`RoundScore` of the played round), the Weis written as ``weis`` (the
+    announced claims compared), with the target from the totals before it."""
     blocks = tuple(
         {
             "weis": weis.scored if weis.team == team else 0,
@@ -47,12 +53,11 @@ def score_state(state: Any) -> TableScore:
         }
         for team in (0, 1)
     )
-    before = state.scenario.before
     target = resolve_target_blocks(
-        before,
+        scenario.before,
         blocks,
-        state.scenario.target,
-        state.rules,
+        scenario.target,
+        scenario.rules,
         tricks=[(t.team, t.points) for t in round_.tricks],
     )
     return TableScore(
@@ -63,6 +68,6 @@ def score_state(state: Any) -> TableScore:
         totals=(sum(blocks[0].values()), sum(blocks[1].values())),
         tricks=round_.tricks,
         match=round_.match,
-        before=before,
+        before=scenario.before,
         target=target,
     )

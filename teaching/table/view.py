@@ -1,142 +1,276 @@
-"""What the learner may know now (formats in :mod:`teaching.table`)."""
+"""What the learner may know now, as a typed value (formats in :mod:`teaching.table`).
+
+:func:`learner_view` builds a :class:`LearnerView` by choosing fields: the view's
+own types (:class:`TrickView`, :class:`AnnouncementView`, :class:`CallView`) leave
+out what the learner may not know (the claims' melds, who counts, the engine's call
+indices), a Stöck judgement on a non-holder's call gets a :class:`HiddenStoeckVerdict`,
+and the engine's traces (plain data) lose the codes of cards the learner has not seen.
+``LearnerView.to_dict()`` is the JSON the view has always been.
+"""
 
 from __future__ import annotations
 
-import copy
+from dataclasses import dataclass, replace
 from typing import Any
 
-from rules_core import Contract, Rank
+from rules_core import Contract, RuleSet, TraceEntry, stoeck_holder
+from rules_core.tables import stoeck_pair
 
-from .model import CODES, Judgement, Table
+from .judgements import HiddenStoeckVerdict, Judgement, StoeckVerdict, WritesVerdict
+from .model import CODES, Exchange, Phase, Reminder, Shown
+from .moves import JasstafelAnswer
+from .replay import ROUND_PLAYS, score
+from .result import Table, TableScore
 
-__all__ = ["learner_view", "public_cards"]
+__all__ = [
+    "AnnouncementView",
+    "CallView",
+    "LearnerView",
+    "TrickView",
+    "learner_view",
+    "public_cards",
+]
 
 
 def public_cards(table: Table) -> frozenset[str]:
     """The cards the learner may know of: their own hand, every card played, and the
     melds shown at the second trick; all 36 once every card is played."""
-    if len(table.plays) == 36:
+    if len(table.plays) == ROUND_PLAYS:
         return CODES
     public = set(table.scenario.hands[table.seat])
     public.update(c for _s, c in table.plays)
     if table.shown is not None:
-        public.update(c for melds in table.shown["melds"] for m in melds for c in m["cards"])
+        public.update(table.shown.cards)
     return frozenset(public)
 
 
-def _scrub(value: Any, hidden: frozenset[str]) -> Any:
-    """``value`` with every hidden card code replaced by None."""
+@dataclass(frozen=True, kw_only=True)
+class TrickView:
+    """A trick as the learner sees it: ``points`` (written) only once the round is
+    done; ``winner`` and ``card_points`` once the trick is complete."""
+
+    index: int
+    leader: int
+    seats: tuple[int, ...]
+    cards: tuple[str, ...]
+    winner: int | None
+    card_points: int | None
+    points: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "leader": self.leader,
+            "seats": list(self.seats),
+            "cards": list(self.cards),
+            "winner": self.winner,
+            "card_points": self.card_points,
+            "points": self.points,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnnouncementView:
+    """An announcement as everybody heard it: who, the value, with which card, and
+    whether it came late (not which meld it stands for, nor whether it counts)."""
+
+    seat: int
+    value: int
+    play: int
+    late: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "value": self.value, "play": self.play, "late": self.late}
+
+
+@dataclass(frozen=True, kw_only=True)
+class CallView:
+    """A «Stöck!» as everybody heard it."""
+
+    seat: int
+    said_after: int
+    with_card: bool
+    prompted: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "said_after": self.said_after,
+            "with_card": self.with_card,
+            "prompted": self.prompted,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class LearnerView:
+    """Only what the learner may know now (0-based seats, teams and trick indices,
+    like the rest of the Python API); see :func:`learner_view`."""
+
+    focus: str
+    seed: int
+    rules: RuleSet
+    preset: str | None
+    contract: str
+    factor: int
+    seat: int
+    before: tuple[int, int]
+    target: int
+    phase: Phase
+    hand: tuple[str, ...]
+    dealt: tuple[str, ...]
+    tricks: tuple[TrickView, ...]
+    announcements: tuple[AnnouncementView, ...]
+    exchanges: tuple[Exchange, ...]
+    calls: tuple[CallView, ...]
+    reminder: Reminder | None
+    shown: Shown | None
+    judgements: tuple[Judgement, ...]
+    hands: tuple[tuple[str, ...], ...] | None
+    jasstafel: JasstafelAnswer | None
+    score: TableScore | None
+
+    @property
+    def trump(self) -> bool:
+        """The contract has a trump suit (so Stöck exist)."""
+        return Contract.parse(self.contract).trump is not None
+
+    @property
+    def plays(self) -> tuple[tuple[int, str], ...]:
+        """Every card played so far, ``(seat, code)`` in order."""
+        return tuple(p for t in self.tricks for p in zip(t.seats, t.cards, strict=True))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as plain JSON data."""
+        return {
+            "focus": self.focus,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "preset": self.preset,
+            "contract": self.contract,
+            "factor": self.factor,
+            "seat": self.seat,
+            "before": list(self.before),
+            "target": self.target,
+            "phase": self.phase,
+            "hand": list(self.hand),
+            "dealt": list(self.dealt),
+            "tricks": [t.to_dict() for t in self.tricks],
+            "announcements": [a.to_dict() for a in self.announcements],
+            "exchanges": [e.to_dict() for e in self.exchanges],
+            "calls": [c.to_dict() for c in self.calls],
+            "reminder": None if self.reminder is None else self.reminder.to_dict(),
+            "shown": None if self.shown is None else self.shown.to_dict(),
+            "judgements": [j.to_dict() for j in self.judgements],
+            "hands": None if self.hands is None else [list(h) for h in self.hands],
+            "jasstafel": None if self.jasstafel is None else self.jasstafel.to_dict(),
+            "score": None if self.score is None else self.score.to_dict(),
+        }
+
+
+def _hide(value: Any, hidden: frozenset[str]) -> Any:
+    """Trace values (plain data) with every hidden card code replaced by None."""
     if isinstance(value, str):
         return None if value in hidden else value
     if isinstance(value, dict):
-        return {k: _scrub(v, hidden) for k, v in value.items()}
+        return {k: _hide(v, hidden) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_scrub(v, hidden) for v in value]
+        return [_hide(v, hidden) for v in value]
     return value
 
 
-def _holder(table: Table) -> int | None:
-    trump = Contract.parse(table.contract).trump
-    if trump is None:
-        return None
-    pair = {trump.code + Rank.K.code, trump.code + Rank.Q.code}
-    return next((s for s in range(4) if pair <= set(table.hands[s])), None)
+def _hidden_trace(trace: tuple[TraceEntry, ...], hidden: frozenset[str]) -> tuple[TraceEntry, ...]:
+    return tuple(TraceEntry(e.rule, e.key, _hide(e.values, hidden), e.decided) for e in trace)
 
 
-def _judgement(
-    table: Table, j: Judgement, hidden: frozenset[str], holder: int | None
-) -> dict[str, Any]:
-    data = j.to_dict()
-    if hidden and j.kind == "stoeck" and holder != table.seat:
+def _judgement(table: Table, j: Judgement, hidden: frozenset[str]) -> Judgement:
+    """``j`` as the learner may see it while ``hidden`` cards are unseen."""
+    if not hidden:
+        return j
+    verdict = j.verdict
+    if (
+        isinstance(verdict, StoeckVerdict)
+        and stoeck_holder(table.hands, table.contract) != table.seat
+    ):
         # Who else holds the trump King and Ober is not the learner's to know yet.
         trump = Contract.parse(table.contract).trump
         own = set(table.scenario.hands[table.seat])
-        data["verdict"] = {
-            "contract": table.contract,
-            "trump": None if trump is None else trump.code,
-            "holds": {
-                "king": trump is not None and trump.code + "K" in own,
-                "queen": trump is not None and trump.code + "Q" in own,
-            },
-            "call": j.verdict.get("call"),
-        }
-    return data
+        pair = stoeck_pair(table.contract)
+        return j.with_verdict(
+            HiddenStoeckVerdict(
+                contract=table.contract,
+                trump=None if trump is None else trump.code,
+                holds_king=pair is not None and pair[0].code in own,
+                holds_queen=pair is not None and pair[1].code in own,
+                call=verdict.call,
+            )
+        )
+    if isinstance(verdict, WritesVerdict):
+        # The losing team's melds are never shown: the ladder may not name their cards.
+        return j.with_verdict(_writes_seen(verdict, hidden))
+    return j
 
 
-def learner_view(table: Table) -> dict[str, Any]:
-    """Only what the learner may know now, as plain JSON data (0-based seats, teams
-    and trick indices, like the rest of the Python API):
+def _writes_seen(verdict: WritesVerdict, hidden: frozenset[str]) -> WritesVerdict:
+    return replace(verdict, trace=_hidden_trace(verdict.trace, hidden))
 
-    ``focus``, ``seed``, ``rules`` (``RuleSet.to_dict()``), ``preset``, ``contract``,
-    ``factor``, ``seat`` (the learner's), ``before``, ``target``, ``phase``, ``hand``
-    (the cards the learner holds), ``dealt`` (the learner's nine cards), ``tricks``
-    (``index``, ``leader``, ``seats``, ``cards``, ``winner`` and ``card_points`` once
-    complete; ``points`` only when the round is done), ``announcements`` (``seat``,
-    ``value``, ``play``, ``late``), ``exchanges``, ``calls`` (``seat``,
-    ``said_after``, ``with_card``, ``prompted``), ``reminder``, ``shown`` (None before
-    the second trick), ``judgements`` (every judgement made so far; card codes of
-    cards the learner may not know are None, and a Stöck verdict on a non-holder's
-    call only says what the learner's own hand shows), ``hands`` (all four dealt
-    hands once the round is done, else None), ``jasstafel`` (the learner's entry)
-    and ``score`` (:meth:`TableScore.to_dict`, only when the round is done).
+
+def learner_view(table: Table) -> LearnerView:
+    """Only what the learner may know now:
+
+    ``focus``, ``seed``, ``rules``, ``preset``, ``contract``, ``factor``, ``seat``
+    (the learner's), ``before``, ``target``, ``phase``, ``hand`` (the cards the
+    learner holds), ``dealt`` (the learner's nine cards), ``tricks`` (``points`` only
+    when the round is done), ``announcements``, ``exchanges``, ``calls``,
+    ``reminder``, ``shown`` (None before the second trick), ``judgements`` (every
+    judgement made so far; a Stöck verdict on a non-holder's call only says what the
+    learner's own hand shows, and the engine's traces name no card the learner has
+    not seen), ``hands`` (all four dealt hands once the round is done, else None),
+    ``jasstafel`` (the learner's entry) and ``score`` (only when the round is done).
     Never the legal cards, the scenario's aim, or a judgement still to come.
     """
     s = table.scenario
     done = table.phase == "done"
-    public = public_cards(table)
-    hidden = CODES - public
-    holder = _holder(table)
-    view: dict[str, Any] = {
-        "focus": s.focus,
-        "seed": s.seed,
-        "rules": s.rules.to_dict(),
-        "preset": s.preset,
-        "contract": s.contract,
-        "factor": s.rules.factor(s.contract),
-        "seat": s.seat,
-        "before": list(s.before),
-        "target": s.target,
-        "phase": table.phase,
-        "hand": list(table.hand),
-        "dealt": list(s.hands[s.seat]),
-        "tricks": [
-            {
-                "index": t.index,
-                "leader": t.leader,
-                "seats": list(t.seats),
-                "cards": list(t.cards),
-                "winner": t.winner,
-                "card_points": t.card_points,
-                "points": t.points if done else None,
-            }
+    hidden = CODES - public_cards(table)
+    return LearnerView(
+        focus=s.focus,
+        seed=s.seed,
+        rules=s.rules,
+        preset=s.preset,
+        contract=s.contract,
+        factor=s.rules.factor(s.contract),
+        seat=s.seat,
+        before=s.before,
+        target=s.target,
+        phase=table.phase,
+        hand=table.hand,
+        dealt=s.hands[s.seat],
+        tricks=tuple(
+            TrickView(
+                index=t.index,
+                leader=t.leader,
+                seats=t.seats,
+                cards=t.cards,
+                winner=t.winner,
+                card_points=t.card_points,
+                points=t.points if done else None,
+            )
             for t in table.tricks
-        ],
-        "announcements": [
-            {"seat": a.seat, "value": a.value, "play": a.play, "late": a.late}
+        ),
+        announcements=tuple(
+            AnnouncementView(seat=a.seat, value=a.value, play=a.play, late=a.late)
             for a in table.announcements
-        ],
-        "exchanges": copy.deepcopy(list(table.exchanges)),
-        "calls": [
-            {
-                "seat": c.seat,
-                "said_after": c.said_after,
-                "with_card": c.with_card,
-                "prompted": c.prompted,
-            }
+        ),
+        exchanges=table.exchanges,
+        calls=tuple(
+            CallView(
+                seat=c.seat, said_after=c.said_after, with_card=c.with_card, prompted=c.prompted
+            )
             for c in table.calls
-        ],
-        "reminder": copy.deepcopy(table.reminder),
-        "shown": copy.deepcopy(table.shown),
-        "judgements": [_judgement(table, j, hidden, holder) for j in table.judgements],
-        "hands": [list(h) for h in table.hands] if done else None,
-        "jasstafel": copy.deepcopy(table.jasstafel),
-        "score": None,
-    }
-    if done:
-        from .replay import score
-
-        view["score"] = score(table).to_dict()
-    if hidden:
-        scrubbed: dict[str, Any] = _scrub(view, hidden)
-        return scrubbed
-    return view
+        ),
+        reminder=table.reminder,
+        shown=table.shown,
+        judgements=tuple(_judgement(table, j, hidden) for j in table.judgements),
+        hands=table.hands if done else None,
+        jasstafel=table.jasstafel,
+        score=score(table) if done else None,
+    )

@@ -23,6 +23,7 @@ from rules_core import DECK
 from teaching.table import (
     FOCUSES,
     REFUSALS,
+    SKILLS,
     Scenario,
     TableError,
     build_scenario,
@@ -37,7 +38,8 @@ from tutor.quizzes.models import SkillState
 from tutor.quizzes.services import record_skill
 from tutor.table import services
 from tutor.table.forms import move_form, post_data
-from tutor.table.models import TableRound
+from tutor.table.models import Focus, TableRound
+from tutor.table.selectors import SKILL_LABELS, SKILL_ORDER
 
 pytestmark = pytest.mark.django_db
 
@@ -444,7 +446,7 @@ def test_the_hand_offers_every_card_and_never_says_which_are_legal(client, learn
     the page offers every card in the hand alike."""
     client.force_login(learner)
     round_, t, card = illegal_round(client, learner)
-    assert "legal" not in learner_view(t)
+    assert "legal" not in learner_view(t).to_dict() and not hasattr(learner_view(t), "legal")
     html = client.get(url(round_)).content.decode()
     offered = re.findall(r'name="card" value="([A-Z0-9]+)"', html)
     assert offered == list(t.hand) and card in offered
@@ -762,7 +764,7 @@ def test_nobody_writes_needs_no_points(client, learner):
         url(round_, "move"), {"action": "writes", "team": "none", "points": "", "n": n}
     )
     assert response.status_code == 302
-    assert table(round_).judgements[-1].given == {"team": None, "points": 0}
+    assert table(round_).judgements[-1].given.to_dict() == {"team": None, "points": 0}
 
 
 def test_a_jasstafel_with_a_team_but_no_block_is_a_400_and_keeps_the_numbers(client, learner):
@@ -945,7 +947,11 @@ def test_r5_4a_a_smaller_announcement_is_compared_as_its_claim_on_the_page(clien
     html = post(client, round_, {"writes": {"team": 1, "points": 120}}, htmx=True)
     html = html.content.decode()
     j = table(round_).judgements[-1]
-    assert (j.kind, j.outcome, j.expected) == ("writes", "wrong", {"team": 2, "points": 50})
+    assert (j.kind, j.outcome, j.expected.to_dict()) == (
+        "writes",
+        "wrong",
+        {"team": 2, "points": 50},
+    )
     assert "Mit der ersten Karte gemeldet: Spieler 1 (Vorhand): 20 · Spieler 2: 50 · " \
            "Spieler 3: nichts · Spieler 4: nichts." in html  # fmt: skip
     assert "verglichen wurde nur die Meldung (R5.4a)" in html
@@ -953,3 +959,11 @@ def test_r5_4a_a_smaller_announcement_is_compared_as_its_claim_on_the_page(clien
     english = client.get(url(round_), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "With 100 announced, Team 1 would have written the Weis: 120." in english
     assert "Announced with the first card: Player 1 (Vorhand): 20 · Player 2: 50" in english
+
+
+def test_the_sites_focuses_and_skills_are_the_referees():
+    """tutor.table.models.Focus stays a literal TextChoices (its values are in the
+    migrations), so this test ties it to teaching.table.FOCUSES: a focus added to the
+    referee without a label on the site, or the other way round, fails here."""
+    assert tuple(Focus.values) == FOCUSES
+    assert SKILL_ORDER == SKILLS and tuple(SKILL_LABELS) == SKILLS

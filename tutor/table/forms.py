@@ -8,12 +8,25 @@ referee's decision, so a tampered value gets the same refusal as any other).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from teaching.table import ANNOUNCE_VALUES
+from rules_core import DECK
+from teaching.table import (
+    ANNOUNCE_VALUES,
+    BLOCKS,
+    AnnounceMove,
+    BlockPoints,
+    JasstafelAnswer,
+    JasstafelMove,
+    PlayMove,
+    StoeckMove,
+    TargetAnswer,
+    WritesAnswer,
+    WritesMove,
+)
 from tutor.core.explain import preset_choices
 
 from .models import Focus
@@ -31,7 +44,10 @@ class StartForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["rules"].choices = preset_choices()
+        cast(forms.ChoiceField, self.fields["rules"]).choices = preset_choices()
+
+
+_CARDS = {c.code: c for c in DECK}
 
 
 class MoveForm(forms.Form):
@@ -54,17 +70,18 @@ class PlayForm(MoveForm):
 
     def move(self) -> dict[str, Any]:
         data = self.cleaned_data
-        move: dict[str, Any] = {"play": data["card"]}
-        if data.get("announce") is not None:
-            move["announce"] = data["announce"]
-        if data.get("stoeck"):
-            move["stoeck"] = True
-        return move
+        card = data["card"]
+        if not isinstance(card, str) or card not in _CARDS:
+            # the referee words the refusal of a card code it does not know
+            return {"play": card}
+        return PlayMove(
+            card=_CARDS[card], announce=data.get("announce"), stoeck=data.get("stoeck") or None
+        ).to_dict()
 
 
 class StoeckForm(MoveForm):
     def move(self) -> dict[str, Any]:
-        return {"stoeck": True}
+        return StoeckMove().to_dict()
 
 
 class AnnounceForm(MoveForm):
@@ -75,7 +92,7 @@ class AnnounceForm(MoveForm):
     )
 
     def move(self) -> dict[str, Any]:
-        return {"announce": self.cleaned_data["announce"]}
+        return AnnounceMove(self.cleaned_data["announce"]).to_dict()
 
 
 def _points_field(label: Any) -> forms.IntegerField:
@@ -89,7 +106,8 @@ def _points_field(label: Any) -> forms.IntegerField:
 
 
 def _team(value: str) -> int | None:
-    return None if value == "none" else int(value)
+    """The form's team (1 or 2, or "none") as the moves count it: 0-based."""
+    return None if value == "none" else int(value) - 1
 
 
 class WritesForm(MoveForm):
@@ -108,7 +126,8 @@ class WritesForm(MoveForm):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean() returns (its stub allows None)
         if data.get("team") not in (None, "none") and data.get("points") is None:
             self.add_error("points", _("Write how many points the team writes."))
         return data
@@ -117,7 +136,7 @@ class WritesForm(MoveForm):
         team = _team(self.cleaned_data["team"])
         # Nobody writes: nothing to write, whatever the box says.
         points = 0 if team is None else self.cleaned_data["points"]
-        return {"writes": {"team": team, "points": points}}
+        return WritesMove(WritesAnswer(team=team, points=points)).to_dict()
 
 
 class JasstafelForm(MoveForm):
@@ -147,7 +166,8 @@ class JasstafelForm(MoveForm):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean() returns (its stub allows None)
         team = data.get("target_team")
         if team in (None, "none"):
             return data
@@ -162,16 +182,12 @@ class JasstafelForm(MoveForm):
         data = self.cleaned_data
         team = _team(data["target_team"])
         block = None if team is None else data["target_block"]
-        trick = data["target_trick"] if block == "tricks" else None
-        blocks = {
-            str(t): {b: data[f"t{t}_{b}"] for b in ("weis", "stoeck", "tricks")} for t in (1, 2)
-        }
-        return {
-            "jasstafel": {
-                "blocks": blocks,
-                "target": {"team": team, "block": block, "trick": trick},
-            }
-        }
+        trick = data["target_trick"] - 1 if block == "tricks" else None
+        blocks = tuple(BlockPoints(**{b: data[f"t{t}_{b}"] for b in BLOCKS}) for t in (1, 2))
+        target = TargetAnswer(team=team, block=block, trick=trick)
+        return JasstafelMove(
+            JasstafelAnswer(blocks=(blocks[0], blocks[1]), target=target)
+        ).to_dict()
 
 
 FORMS: dict[str, type[MoveForm]] = {

@@ -1,11 +1,12 @@
 """What the table page shows, built from :func:`teaching.table.learner_view` only.
 
-:func:`present` turns the learner's view (never the whole table: hidden hands and
-judgements still to come are not in it) into objects the template draws: the four
-players around the table with the learner at the bottom, the trick on the table,
-the learner's hand and the actions the phase allows, and every judgement as a
-:class:`Decision` with its sentences, its rule and the data of the shared rule
-partials (Stöck verdict, ladder, target table).
+:func:`present` turns the learner's view (a :class:`teaching.table.LearnerView`:
+never the whole table, so hidden hands and judgements still to come are not in it)
+into objects the template draws: the four players around the table with the learner
+at the bottom, the trick on the table, the learner's hand and the actions the phase
+allows, and every judgement as a :class:`Decision` with its sentences, its rule and
+the engine's results for the shared rule partials (Stöck verdict, ladder, target
+table). Everything is read by attribute from typed values.
 
 People count from 1 here: seats, teams and tricks are shown +1 (the view, like the
 rest of the Python API, is 0-based), through :mod:`tutor.core.explain`.
@@ -13,15 +14,35 @@ rest of the Python API, is 0-based), through :mod:`tutor.core.explain`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from rules_core import Contract, StoeckReason, TraceEntry
-from teaching.table import ANNOUNCE_VALUES
+from rules_core import Meld, StoeckResult, TargetResult, TraceEntry
+from teaching.table import (
+    ANNOUNCE_VALUES,
+    AnnounceAnswer,
+    AnnounceVerdict,
+    BlockAnswer,
+    CardGiven,
+    Judgement,
+    LearnerView,
+    PlayVerdict,
+    StoeckAnswer,
+    StoeckBlockVerdict,
+    StoeckVerdict,
+    TalkLine,
+    TargetAnswer,
+    TargetVerdict,
+    TricksBlockVerdict,
+    TrickView,
+    WeisBlockVerdict,
+    WritesAnswer,
+    WritesVerdict,
+)
 from tutor.core import explain as ex
 from tutor.lessons.selectors import lessons_for
 
@@ -57,6 +78,23 @@ class SeatView:
     shown_cards: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class BlockRow:
+    """One block of a Jasstafel decision, worded: team, block, written and right."""
+
+    team: str
+    block: str
+    given: int
+    expected: int
+
+
+_MARKS = {"right": "✓", "wrong": "✗"}
+_VERDICT_LABELS: dict[str, Callable[[], str]] = {
+    "right": lambda: _("Right"),
+    "wrong": lambda: _("Not right"),
+}
+
+
 @dataclass
 class Decision:
     """One judgement, worded."""
@@ -72,12 +110,12 @@ class Decision:
     given: str
     sentences: list[str]
     card: str | None = None
-    stoeck: Any = None  # namespace for components/rules.html#stoeck-verdict
+    stoeck: StoeckResult | None = None  # for components/rules.html#stoeck-verdict
     ladder: list[ex.Explained] = field(default_factory=list)  # worded ladder steps
-    target: Any = None  # namespace for components/rules.html#target-table
+    target: TargetResult | None = None  # for components/rules.html#target-table
     rows: list[Decision] = field(default_factory=list)  # a Jasstafel's six blocks
     lesson_url: str = ""  # the lesson section that teaches ``rule``
-    row: dict[str, Any] | None = None  # a Jasstafel block: team, block, given, expected
+    row: BlockRow | None = None  # a Jasstafel block
 
     @property
     def right(self) -> bool:
@@ -87,6 +125,46 @@ class Decision:
     def wrong(self) -> bool:
         return self.outcome == "wrong"
 
+    @property
+    def mark(self) -> str:
+        """✓, ✗ or i (a note)."""
+        return _MARKS.get(self.outcome, "i")
+
+    @property
+    def verdict_label(self) -> str:
+        """«Right», «Not right» or «Note»."""
+        return _VERDICT_LABELS.get(self.outcome, lambda: _("Note"))()
+
+
+@dataclass(frozen=True)
+class TrickSpot:
+    """The open trick: its number (1-based) and who led it."""
+
+    number: int
+    leader: int
+
+
+@dataclass(frozen=True)
+class TrickRow:
+    """A complete trick for the history: number (1-based), plays, winner, points and
+    whether the learner's team took it."""
+
+    number: int
+    plays: list[tuple[int, str]]
+    winner: int | None
+    card_points: int | None
+    points: int | None
+    yours: bool
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """A hand as dealt, shown once the round is done."""
+
+    seat: int
+    label: str
+    cards: tuple[str, ...]
+
 
 @dataclass
 class TableView:
@@ -95,15 +173,15 @@ class TableView:
     preset: str | None
     contract: str
     factor: int
-    before: list[int]
+    before: tuple[int, int]
     target: int
     phase: str
     seat: int
     seats: dict[str, SeatView]
     hand: list[str]
-    trick: dict[str, Any] | None  # the open trick, by place
-    last_trick: dict[str, Any] | None
-    tricks: list[dict[str, Any]]
+    trick: TrickSpot | None  # the open trick
+    last_trick: TrickRow | None
+    tricks: list[TrickRow]
     trick_number: int
     first_card: bool  # the learner's first card is still to come (announce with it)
     stoeck_box: bool  # the «Stöck!» checkbox beside the card
@@ -114,11 +192,10 @@ class TableView:
     shown_team: int | None
     feedback: list[Decision]
     decisions: list[Decision]
-    hands: list[dict[str, Any]] | None
-    score: dict[str, Any] | None
-    jasstafel: dict[str, Any] | None
-    result: Any = None  # the round's TargetResult as a namespace, once done
-    stoeck_result: Any = None
+    hands: list[HandRow] | None
+    score: Any  # teaching.table.TableScore once done (its blocks and totals are drawn)
+    result: TargetResult | None = None  # the round's target, once done
+    stoeck_result: StoeckResult | None = None
 
     @property
     def announce_values(self) -> tuple[int, ...]:
@@ -189,31 +266,31 @@ _RANK_FROM = {
 }
 
 
-def _talk_line(line: dict[str, Any], deck: str) -> str:
-    say = line["say"]
-    if say == "too":
-        return _("«%(value)s too»") % {"value": line["value"]}
-    if say == "good":
+def _talk_line(line: TalkLine, deck: str) -> str:
+    if line.say == "too":
+        return _("«%(value)s too»") % {"value": line.value}
+    if line.say == "good" or line.meld is None:
         return _("«Good»")
     deck = deck if deck in ("swiss", "french") else "swiss"
-    if line["kind"] == "four_of_a_kind":
-        text = _("four %(rank)s") % {"rank": ex.rank_plural(line["rank"], deck)}
+    meld = line.meld
+    if meld.kind == "four_of_a_kind":
+        text = _("four %(rank)s") % {"rank": ex.rank_plural(meld.rank, deck)}
     else:
         text = "%s %s" % (  # noqa: UP031 - two translated parts
-            ex.SEQUENCE_NAMES[line["cards"]](),
-            _RANK_FROM[(_lang(), deck)][line["rank"]],
+            ex.SEQUENCE_NAMES[meld.cards](),
+            _RANK_FROM[(_lang(), deck)][meld.rank],
         )
-        if line.get("trump"):
+        if meld.trump:
             text = _("%(meld)s in trump") % {"meld": text}
     return f"«{text[:1].upper()}{text[1:]}»"
 
 
-def _talk(view: dict[str, Any], deck: str) -> list[dict[str, str]]:
-    lines = []
-    for exchange in view["exchanges"]:
-        for line in exchange["lines"]:
-            lines.append({"who": ex.seat_label(line["seat"]), "text": _talk_line(line, deck)})
-    return lines
+def _talk(view: LearnerView, deck: str) -> list[dict[str, str]]:
+    return [
+        {"who": ex.seat_label(line.seat), "text": _talk_line(line, deck)}
+        for exchange in view.exchanges
+        for line in exchange.lines
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -258,71 +335,33 @@ def _play_sentence(key: str, values: dict[str, Any], deck: str) -> str:
     return sentence() % names if sentence else key
 
 
-def _meld(data: dict[str, Any] | None, deck: str) -> str:
-    return ex.meld_label(data, deck) if data else ""
+def _meld(meld: Meld | None, deck: str) -> str:
+    return ex.meld_label(meld, deck) if meld else ""
 
 
-def _announce_sentences(j: dict[str, Any], deck: str) -> list[str]:
-    v = j["verdict"]
-    key = j["key"]
-    value = j["given"]["announce"]
-    if key == "announce.late":
+def _announce_sentences(j: Judgement, deck: str) -> list[str]:
+    v = j.verdict
+    if not isinstance(v, AnnounceVerdict) or not isinstance(j.given, AnnounceAnswer):
         return [
             _(
                 "Too late: a Weis is announced with your first card, before the next player "
                 "plays. This announcement does not count."
             )
         ]
-    best = v["best"]
-    choice = v.get("choice") or {}
-    meld = _meld(choice.get("best"), deck)
+    key, value = j.key, j.given.value
     # the claim (R5.4a): the best meld of the announced value, the first of that value
-    claim = next((m for m in choice.get("melds", []) if m["points"] == value), None)
-    values = {"value": value, "best": best, "meld": meld, "claim": _meld(claim, deck)}
-    if key == "announce.best":
-        return [
-            _(
-                "You announced %(value)s with your first card: the value of your best meld, "
-                "%(meld)s."
-            )
-            % values
-        ]
-    if key == "announce.none":
-        return [_("You hold no meld, so there was nothing to announce.")]
-    claimed = _(
-        "Your claim is what you announced: %(claim)s takes part in the comparison, not "
-        "your %(best)s (R5.4a). Should your team write, it writes all your melds."
-    )
-    if key == "announce.not_best":
-        return [
-            _(
-                "You announced %(value)s, a meld you hold, but your best is worth %(best)s "
-                "(%(meld)s). The rules let each player choose which Weis to announce; "
-                "usually it is the best one."
-            )
-            % values,
-            claimed % values,
-        ]
-    if key == "announce.not_best_strict":
-        return [
-            _(
-                "You announced %(value)s, but your best meld is worth %(best)s (%(meld)s). "
-                "Under this rule set the strongest meld is announced."
-            )
-            % values,
-            claimed % values,
-        ]
-    if key == "announce.none_with_meld":
-        return [
-            _(
-                "You announced nothing, though you hold %(meld)s. Announcing is up to you, "
-                "but a Weis you keep quiet about does not count: it is not compared and not "
-                "written, even when your partner's claim wins (R5.4b)."
-            )
-            % values
-        ]
+    claim = next((m for m in v.choice.melds if m.points == value), None)
+    values = {
+        "value": value,
+        "best": v.best,
+        "meld": _meld(v.choice.best, deck),
+        "claim": _meld(claim, deck),
+    }
+    sentences = _ANNOUNCE_SENTENCES.get(key)
+    if sentences is not None:
+        return [text() % values for text in sentences]
     # announce.not_held
-    held = [_meld(m, deck) for m in choice.get("melds", [])]
+    held = [_meld(m, deck) for m in v.choice.melds]
     out = [
         _(
             "You hold no meld worth %(value)s. A false Weis is struck out: your melds take "
@@ -337,23 +376,48 @@ def _announce_sentences(j: dict[str, Any], deck: str) -> list[str]:
     return out
 
 
-def _stoeck_ns(data: dict[str, Any] | None) -> Any:
-    """A StoeckResult's to_dict() as the object the rule partials read."""
-    if not data or "reason" not in data:
-        return None
-    reason = StoeckReason(data["reason"])
-    return SimpleNamespace(
-        status=data["status"],
-        reason=reason,
-        team=data["team"],
-        seat=data["seat"],
-        points=data["points"],
+def _claimed() -> str:
+    return _(
+        "Your claim is what you announced: %(claim)s takes part in the comparison, not "
+        "your %(best)s (R5.4a). Should your team write, it writes all your melds."
     )
 
 
-def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
-    key = j["key"]
-    v = j["verdict"]
+_ANNOUNCE_SENTENCES: dict[str, tuple[Callable[[], str], ...]] = {
+    "announce.best": (
+        lambda: _(
+            "You announced %(value)s with your first card: the value of your best meld, %(meld)s."
+        ),
+    ),
+    "announce.none": (lambda: _("You hold no meld, so there was nothing to announce."),),
+    "announce.not_best": (
+        lambda: _(
+            "You announced %(value)s, a meld you hold, but your best is worth %(best)s "
+            "(%(meld)s). The rules let each player choose which Weis to announce; "
+            "usually it is the best one."
+        ),
+        _claimed,
+    ),
+    "announce.not_best_strict": (
+        lambda: _(
+            "You announced %(value)s, but your best meld is worth %(best)s (%(meld)s). "
+            "Under this rule set the strongest meld is announced."
+        ),
+        _claimed,
+    ),
+    "announce.none_with_meld": (
+        lambda: _(
+            "You announced nothing, though you hold %(meld)s. Announcing is up to you, "
+            "but a Weis you keep quiet about does not count: it is not compared and not "
+            "written, even when your partner's claim wins (R5.4b)."
+        ),
+    ),
+}
+
+
+def _stoeck_sentences(j: Judgement, contract: str, deck: str) -> list[str]:
+    key = j.key
+    v = j.verdict
     if key == "stoeck.counts":
         return [_("«Stöck!» with the second of king and Ober of trump, on your own: it counts.")]
     if key == "stoeck.prompted":
@@ -379,7 +443,7 @@ def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
             )
         ]
     if key == "stoeck.too_late":
-        if v.get("after_trick"):
+        if isinstance(v, StoeckVerdict) and v.after_trick:
             return [
                 _(
                     "Too late: «Stöck!» is said as the second card goes down; waiting until "
@@ -400,7 +464,7 @@ def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
             % {"contract": ex.contract_label(contract, deck)}
         ]
     if key == "stoeck.forgotten":
-        if j["outcome"] == "info":
+        if j.outcome == "info":
             return [
                 _(
                     "You did not say «Stöck!» with your second card; after your partner's "
@@ -423,16 +487,16 @@ def _stoeck_sentences(j: dict[str, Any], contract: str, deck: str) -> list[str]:
     return [key]
 
 
-def _writes_text(data: dict[str, Any] | None) -> str:
-    if not data or data.get("team") is None:
+def _writes_text(answer: WritesAnswer | None) -> str:
+    if answer is None or answer.team is None:
         return _("nobody writes Weis")
     return _("%(team)s writes %(points)s") % {
-        "team": ex.team_short(data["team"] - 1),
-        "points": data["points"],
+        "team": ex.team_short(answer.team),
+        "points": answer.points,
     }
 
 
-def _claims_text(claims: list[int | None]) -> str:
+def _claims_text(claims: Sequence[int | None]) -> str:
     """«Player 1 (Vorhand): 20 · Player 2: 50 · Player 3: nothing · ...»: the values
     announced with the first card, which everybody at the table heard."""
     return " · ".join(
@@ -441,11 +505,11 @@ def _claims_text(claims: list[int | None]) -> str:
     )
 
 
-def _own_claim_sentences(v: dict[str, Any], me: int) -> list[str]:
+def _own_claim_sentences(v: WritesVerdict, me: int) -> list[str]:
     """What the learner's own announcement did in the comparison (R5.4a, R5.4b, R5.7),
     and who would have written with their best meld (the engine's ``if_best``)."""
-    status = v["status"][me]
-    value = v["claims"][me]
+    status = v.status[me]
+    value = v.claims[me]
     out = []
     if status == "smaller":
         out.append(
@@ -463,41 +527,39 @@ def _own_claim_sentences(v: dict[str, Any], me: int) -> list[str]:
             )
             % {"value": value}
         )
-    elif status == "silent" and v["if_best"] is not None:
+    elif status == "silent" and v.if_best is not None:
         out.append(
             _("You announced nothing, so none of your melds is compared or written (R5.4b).")
         )
-    other = v["if_best"]
-    weis = v["weis"]
+    other = v.if_best
     # the learner's best meld is a claim, so with it some team always writes
-    if other is not None and (other["team"], other["scored"]) != (weis["team"], weis["scored"]):
+    if other is not None and (other.team, other.scored) != (v.weis.team, v.weis.scored):
         out.append(
             _("With %(value)s announced, %(team)s would have written the Weis: %(points)s.")
             % {
-                "value": other["value"],
-                "team": ex.team_short(other["team"]),
-                "points": other["scored"],
+                "value": other.value,
+                "team": ex.team_short(other.team) if other.team is not None else "",
+                "points": other.scored,
             }
         )
     return out
 
 
-def _writes_sentences(j: dict[str, Any], me: int) -> list[str]:
-    v = j["verdict"]
-    weis = v["weis"]
+def _writes_sentences(j: Judgement, v: WritesVerdict, me: int) -> list[str]:
+    given = j.given if isinstance(j.given, WritesAnswer) else None
+    expected = j.expected if isinstance(j.expected, WritesAnswer) else None
     out = []
-    if j["outcome"] == "right":
-        out.append(_("Right: %(answer)s.") % {"answer": _writes_text(j["expected"])})
+    if j.outcome == "right":
+        out.append(_("Right: %(answer)s.") % {"answer": _writes_text(expected)})
     else:
         out.append(
             _("You said: %(given)s. Right is: %(expected)s.")
-            % {"given": _writes_text(j["given"]), "expected": _writes_text(j["expected"])}
+            % {"given": _writes_text(given), "expected": _writes_text(expected)}
         )
-    out.append(
-        _("Announced with the first card: %(claims)s.") % {"claims": _claims_text(v["claims"])}
-    )
+    out.append(_("Announced with the first card: %(claims)s.") % {"claims": _claims_text(v.claims)})
     out.extend(_own_claim_sentences(v, me))
-    if weis["team"] is None:
+    weis = v.weis
+    if weis.team is None:
         out.append(_("No announced meld counts, so neither team writes Weis."))
         return out
     out.append(
@@ -507,148 +569,137 @@ def _writes_sentences(j: dict[str, Any], me: int) -> list[str]:
             "the other team writes none (R5.6)."
         )
     )
-    if weis["factor"] != 1:
+    if weis.factor != 1:
         out.append(
             _("%(points)s points × factor %(factor)s = %(scored)s.")
-            % {"points": weis["points"], "factor": weis["factor"], "scored": weis["scored"]}
+            % {"points": weis.points, "factor": weis.factor, "scored": weis.scored}
         )
     return out
 
 
-def _ladder(trace: list[dict[str, Any]], deck: str) -> list[ex.Explained]:
+def _unseen_high_card(e: TraceEntry, sides: tuple[str, str]) -> ex.Explained:
+    """The high-card step when a card of it is one the learner has not seen."""
+    winner = e.get("winner")
+    if winner is None:
+        text = _("The highest cards are of the same rank, so the next step decides.")
+    elif e.get("order") == "reversed":
+        text = _("Undenufe reverses the order: the lower card wins, so %(side)s wins.") % {
+            "side": sides[winner]
+        }
+    else:
+        text = _("The higher card wins, so %(side)s wins.") % {"side": sides[winner]}
+    return ex.Explained(
+        rule=e.rule, key=e.key, text=text, decided=e.decided, step_label=ex.step_title(e.key)
+    )
+
+
+def _ladder(trace: Sequence[TraceEntry], deck: str) -> list[ex.Explained]:
     """The Weis comparison's ladder steps in words (R5.5). A card the learner has not
     seen (the losing team's meld is never shown) is not named: the step says which
     side's card is higher without it."""
     sides = (ex.team_label(0), ex.team_label(1))
     steps = []
     for e in trace:
-        if not e["key"].startswith("ladder."):
+        if not e.key.startswith("ladder."):
             continue
-        entry = TraceEntry(e["rule"], e["key"], e["values"], e["decided"])
-        values = e["values"]
-        if e["key"] == "ladder.high_card" and None in (values.get("a_card"), values.get("b_card")):
-            winner = values.get("winner")
-            if winner is None:
-                text = _("The highest cards are of the same rank, so the next step decides.")
-            elif values.get("order") == "reversed":
-                text = _("Undenufe reverses the order: the lower card wins, so %(side)s wins.") % {
-                    "side": sides[winner]
-                }
-            else:
-                text = _("The higher card wins, so %(side)s wins.") % {"side": sides[winner]}
-            steps.append(
-                ex.Explained(
-                    rule=entry.rule,
-                    key=entry.key,
-                    text=text,
-                    decided=entry.decided,
-                    step_label=ex.step_title(entry.key),
-                )
-            )
+        if e.key == "ladder.high_card" and None in (e.get("a_card"), e.get("b_card")):
+            steps.append(_unseen_high_card(e, sides))
         else:
-            steps.extend(ex.explain_ladder([entry], deck, *sides))
+            steps.extend(ex.explain_ladder([e], deck, *sides))
     return steps
 
 
-def _tricks_formula(v: dict[str, Any]) -> str:
-    tricks = v["tricks"]
+def _tricks_formula(v: TricksBlockVerdict) -> str:
+    tricks = v.tricks
     if not tricks:
         return _("no tricks: 0")
-    cards = sum(t["card_points"] for t in tricks)
-    parts = [_("%(n)s card points") % {"n": cards}]
-    last = sum(t["last_trick_bonus"] for t in tricks)
-    match = sum(t["match_bonus"] for t in tricks)
+    parts = [_("%(n)s card points") % {"n": sum(t.card_points for t in tricks)}]
+    last = sum(t.last_trick_bonus for t in tricks)
+    match = sum(t.match_bonus for t in tricks)
     if last:
         parts.append(_("%(n)s for the last trick") % {"n": last})
     if match:
         parts.append(_("%(n)s for the match") % {"n": match})
     text = " + ".join(parts)
-    if v["factor"] != 1:
-        text = f"({text}) × {v['factor']}"
-    numbers = ", ".join(str(t["index"] + 1) for t in tricks)
+    if v.factor != 1:
+        text = f"({text}) × {v.factor}"
+    numbers = ", ".join(str(t.index + 1) for t in tricks)
     return _("tricks %(numbers)s: %(formula)s = %(written)s") % {
         "numbers": numbers,
         "formula": text,
-        "written": v["written"],
+        "written": v.written,
     }
 
 
-def _block_explanation(j: dict[str, Any]) -> str:
-    v = j["verdict"]
-    block = j["given"]["block"]
-    if block == "weis":
-        weis = v["weis"]
-        if weis["team"] is None:
-            return _("Nobody writes Weis.")
-        if weis["team"] != j["given"]["team"] - 1:
-            return _("The other team writes the Weis.")
-        return (
-            _(
-                "Every meld of the team's players who announced: %(points)s × %(factor)s = "
-                "%(scored)s."
-            )
-            % weis
-        )
-    if block == "stoeck":
-        ns = _stoeck_ns(v.get("stoeck"))
-        if ns is None:
-            return ""
-        text = ex.stoeck_sentence(ns)
-        if ns.status == "scored" and ns.team != j["given"]["team"] - 1:
-            text += " " + _("So this team writes no Stöck.")
-        return text
-    return _tricks_formula(v)
+def _weis_block(v: WeisBlockVerdict, team: int) -> str:
+    if v.team is None:
+        return _("Nobody writes Weis.")
+    if v.team != team:
+        return _("The other team writes the Weis.")
+    return _(
+        "Every meld of the team's players who announced: %(points)s × %(factor)s = %(scored)s."
+    ) % {"points": v.points, "factor": v.factor, "scored": v.scored}
 
 
-def _target_ns(data: dict[str, Any]) -> Any:
-    return SimpleNamespace(
-        team=data["team"],
-        block=data["block"],
-        trick=data["trick"],
-        totals=tuple(data["totals"]),
-        target=data["target"],
-        trace=data["trace"],
-    )
+def _stoeck_block(v: StoeckBlockVerdict, team: int) -> str:
+    result = v.stoeck
+    text = ex.stoeck_sentence(result)
+    if result.status == "scored" and result.team != team:
+        text += " " + _("So this team writes no Stöck.")
+    return text
 
 
-def _target_text(data: dict[str, Any] | None) -> str:
-    if not data or data.get("team") is None:
+def _block_explanation(j: Judgement) -> str:
+    v, given = j.verdict, j.given
+    team = given.team if isinstance(given, BlockAnswer) else -1
+    if isinstance(v, WeisBlockVerdict):
+        return _weis_block(v, team)
+    if isinstance(v, StoeckBlockVerdict):
+        return _stoeck_block(v, team)
+    return _tricks_formula(v) if isinstance(v, TricksBlockVerdict) else ""
+
+
+def _target_text(answer: TargetAnswer | None) -> str:
+    if answer is None or answer.team is None:
         return _("nobody reaches the target in this round")
     values = {
-        "team": ex.team_short(data["team"] - 1),
-        "block": ex.block_label(data["block"]),
-        "trick": data["trick"],
+        "team": ex.team_short(answer.team),
+        "block": ex.block_label(answer.block),
+        "trick": None if answer.trick is None else answer.trick + 1,
     }
-    if data["block"] == "tricks":
+    if answer.block == "tricks":
         return _("%(team)s, with trick %(trick)s") % values
     return _("%(team)s, in the %(block)s block") % values
 
 
-def _given_text(j: dict[str, Any], deck: str) -> str:
-    kind, given = j["kind"], j["given"]
-    if kind == "play":
-        return ex.card_label(given["play"], deck) if given.get("play") else "?"
-    if kind == "announce":
-        value = given["announce"]
-        return _("Weis %(value)s") % {"value": value} if value else _("no Weis")
-    if kind == "stoeck":
-        if not given.get("stoeck"):
-            return _("no «Stöck!»")
-        if given.get("with_card"):
-            return _("«Stöck!» with the card")
-        return _("«Stöck!» on its own")
-    if kind == "writes":
+def _stoeck_given(given: StoeckAnswer) -> str:
+    if not given.stoeck:
+        return _("no «Stöck!»")
+    if given.with_card:
+        return _("«Stöck!» with the card")
+    return _("«Stöck!» on its own")
+
+
+def _given_text(j: Judgement, deck: str) -> str:
+    given = j.given
+    if isinstance(given, CardGiven):
+        return ex.card_label(given.card, deck) if given.card else "?"
+    if isinstance(given, AnnounceAnswer):
+        return _("Weis %(value)s") % {"value": given.value} if given.value else _("no Weis")
+    if isinstance(given, StoeckAnswer):
+        return _stoeck_given(given)
+    if isinstance(given, WritesAnswer):
         return _writes_text(given)
-    if kind == "jasstafel_block":
+    if isinstance(given, BlockAnswer):
         return "%s, %s: %s" % (  # noqa: UP031
-            ex.team_short(given["team"] - 1),
-            ex.block_label(given["block"]),
-            given["points"],
+            ex.team_short(given.team),
+            ex.block_label(given.block),
+            given.points,
         )
     return _target_text(given)
 
 
-TITLES = {
+TITLES: dict[str, Callable[[], str]] = {
     "play": lambda: _("Your card"),
     "announce": lambda: _("Your Weis announcement"),
     "stoeck": lambda: "Stöck",
@@ -658,56 +709,72 @@ TITLES = {
 }
 
 
-def decision(j: dict[str, Any], number: int, contract: str, deck: str, me: int) -> Decision:
-    kind = j["kind"]
+def _play_decision(d: Decision, j: Judgement, v: PlayVerdict, deck: str) -> None:
+    d.card = v.card
+    values = next((e.values for e in v.legal.verdicts if e.get("card") == d.card), {"card": d.card})
+    d.sentences.append(_play_sentence(j.key, values, deck))
+    if j.outcome == "wrong":
+        d.sentences.append(_("The card stays in your hand: choose another one."))
+
+
+def _stoeck_decision(d: Decision, j: Judgement, contract: str, deck: str) -> None:
+    d.sentences = _stoeck_sentences(j, contract, deck)
+    v = j.verdict
+    if isinstance(v, StoeckVerdict) and v.result.status != "none":
+        d.stoeck = v.result
+
+
+def _block_decision(d: Decision, j: Judgement) -> None:
+    d.sentences = [_block_explanation(j)]
+    given, expected = j.given, j.expected
+    if isinstance(given, BlockAnswer) and isinstance(expected, BlockAnswer):
+        d.row = BlockRow(
+            team=ex.team_short(given.team),
+            block=ex.block_label(given.block).capitalize(),
+            given=given.points,
+            expected=expected.points,
+        )
+
+
+def _target_decision(d: Decision, j: Judgement, v: TargetVerdict) -> None:
+    d.target = v.target
+    if j.outcome == "wrong":
+        given = j.given if isinstance(j.given, TargetAnswer) else None
+        expected = j.expected if isinstance(j.expected, TargetAnswer) else None
+        d.sentences.append(
+            _("You said: %(given)s. Right is: %(expected)s.")
+            % {"given": _target_text(given), "expected": _target_text(expected)}
+        )
+    d.sentences.append(ex.target_sentence(v.target))
+
+
+def decision(j: Judgement, number: int, contract: str, deck: str, me: int) -> Decision:
     d = Decision(
-        move=j["move"],
+        move=j.move,
         number=number,
-        kind=kind,
-        outcome=j["outcome"],
-        rule=j["rule"],
-        skill=j["skill"],
-        key=j["key"],
-        title=TITLES[kind](),
+        kind=j.kind,
+        outcome=j.outcome,
+        rule=j.rule,
+        skill=j.skill,
+        key=j.key,
+        title=TITLES[j.kind](),
         given=_given_text(j, deck),
         sentences=[],
     )
-    if kind == "play":
-        d.card = j["given"]["play"]
-        values = next(
-            (e["values"] for e in j["verdict"]["trace"] if e["values"].get("card") == d.card),
-            {"card": d.card},
-        )
-        d.sentences.append(_play_sentence(j["key"], values, deck))
-        if j["outcome"] == "wrong":
-            d.sentences.append(_("The card stays in your hand: choose another one."))
-    elif kind == "announce":
+    v = j.verdict
+    if isinstance(v, PlayVerdict):
+        _play_decision(d, j, v, deck)
+    elif j.kind == "announce":
         d.sentences = _announce_sentences(j, deck)
-    elif kind == "stoeck":
-        d.sentences = _stoeck_sentences(j, contract, deck)
-        d.stoeck = _stoeck_ns(j["verdict"].get("result"))
-        if d.stoeck is not None and d.stoeck.status == "none":
-            d.stoeck = None
-    elif kind == "writes":
-        d.sentences = _writes_sentences(j, me)
-        d.ladder = _ladder(j["verdict"]["trace"], deck)
-    elif kind == "jasstafel_block":
-        d.sentences = [_block_explanation(j)]
-        d.row = {
-            "team": ex.team_short(j["given"]["team"] - 1),
-            "block": ex.block_label(j["given"]["block"]).capitalize(),
-            "given": j["given"]["points"],
-            "expected": j["expected"]["points"],
-        }
-    else:  # target
-        result = _target_ns(j["verdict"]["target"])
-        d.target = result
-        if j["outcome"] == "wrong":
-            d.sentences.append(
-                _("You said: %(given)s. Right is: %(expected)s.")
-                % {"given": _target_text(j["given"]), "expected": _target_text(j["expected"])}
-            )
-        d.sentences.append(ex.target_sentence(result))
+    elif j.kind == "stoeck":
+        _stoeck_decision(d, j, contract, deck)
+    elif isinstance(v, WritesVerdict):
+        d.sentences = _writes_sentences(j, v, me)
+        d.ladder = _ladder(v.trace, deck)
+    elif j.kind == "jasstafel_block":
+        _block_decision(d, j)
+    elif isinstance(v, TargetVerdict):
+        _target_decision(d, j, v)
     return d
 
 
@@ -829,11 +896,123 @@ def refusal_text(code: str, params: dict[str, Any], deck: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# The whole page
+# The whole page, region by region
+
+
+def _seats(view: LearnerView, deck: str) -> dict[str, SeatView]:
+    """The four players around the table, the learner at the bottom."""
+    me = view.seat
+    played_by = [sum(1 for s, _c in view.plays if s == seat) for seat in range(4)]
+    won = [sum(1 for t in view.tricks if t.winner == seat) for seat in range(4)]
+    hand_size = len(view.dealt)  # every hand is dealt as many cards as the learner's
+    seats: dict[str, SeatView] = {}
+    for offset, place in enumerate(PLACES):
+        seat = (me + offset) % 4
+        seats[place] = SeatView(
+            seat=seat,
+            place=place,
+            label=ex.seat_label(seat),
+            team=seat % 2,
+            you=seat == me,
+            partner=offset == 2,
+            cards_left=hand_size - played_by[seat],
+            tricks_won=won[seat],
+        )
+    _say(view, {s.seat: s for s in seats.values()}, deck)
+    return seats
+
+
+def _say(view: LearnerView, by_seat: dict[int, SeatView], deck: str) -> None:
+    """What each player said and showed: announcements, calls, the reminder, melds."""
+    for a in view.announcements:
+        by_seat[a.seat].announcement = {"value": a.value, "late": a.late}
+    for c in view.calls:
+        by_seat[c.seat].calls.append("«Stöck!»")
+    if view.reminder is not None:
+        by_seat[view.reminder.seat].reminder = True
+    if view.shown is not None:
+        for seat, melds in enumerate(view.shown.melds):
+            by_seat[seat].shown = [ex.meld_label(m, deck) for m in melds]
+            by_seat[seat].shown_cards = list(dict.fromkeys(c.code for m in melds for c in m.cards))
+
+
+def _trick_row(t: TrickView, me: int) -> TrickRow:
+    return TrickRow(
+        number=t.index + 1,
+        plays=list(zip(t.seats, t.cards, strict=True)),
+        winner=t.winner,
+        card_points=t.card_points,
+        points=t.points,
+        yours=t.winner is not None and t.winner % 2 == me % 2,
+    )
+
+
+@dataclass(frozen=True)
+class _Tricks:
+    spot: TrickSpot | None
+    last: TrickRow | None
+    history: list[TrickRow]
+    number: int  # the trick being played, 1-based
+
+
+def _tricks(view: LearnerView, seats: dict[str, SeatView]) -> _Tricks:
+    """The open trick (its cards before their players), the last and every complete
+    trick, and the number of the trick being played."""
+    open_trick = next((t for t in view.tricks if t.winner is None), None)
+    complete = [t for t in view.tricks if t.winner is not None]
+    spot = None
+    if open_trick is not None:
+        cards = dict(zip(open_trick.seats, open_trick.cards, strict=True))
+        for s in seats.values():
+            s.card = cards.get(s.seat)
+            s.lead = s.seat == open_trick.leader
+        spot = TrickSpot(number=open_trick.index + 1, leader=open_trick.leader)
+    history = [_trick_row(t, view.seat) for t in complete]
+    last_number = len(view.dealt)  # a round has as many tricks as a hand has cards
+    number = spot.number if spot is not None else min(len(complete) + 1, last_number)
+    return _Tricks(spot=spot, last=history[-1] if history else None, history=history, number=number)
+
+
+def _decisions(
+    view: LearnerView, deck: str, last_move: int | None
+) -> tuple[list[Decision], list[Decision]]:
+    """Every decision so far, and the feedback on move ``last_move``; a Jasstafel's
+    six blocks grouped into one."""
+    decisions = [
+        decision(j, i + 1, view.contract, deck, view.seat) for i, j in enumerate(view.judgements)
+    ]
+    links = dict(lessons_for(sorted({d.rule for d in decisions})))
+    for d in decisions:
+        d.lesson_url = links.get(d.rule, "")
+    feedback = [d for d in decisions if last_move is not None and d.move == last_move]
+    return _group_jasstafel(decisions), _group_jasstafel(feedback)
+
+
+@dataclass(frozen=True)
+class _Actions:
+    first_card: bool
+    stoeck_box: bool
+    stoeck_button: bool
+    late_announce: bool
+
+
+def _actions(view: LearnerView, just_called: bool) -> _Actions:
+    """What the learner may do now. «Stöck!» is offered in every trump contract to
+    every learner, holder or not (R6.4: the offer must not remind anybody)."""
+    phase, me = view.phase, view.seat
+    learner_played = any(s == me for s, _c in view.plays)
+    own_announced = any(a.seat == me and a.value for a in view.announcements)
+    in_round = phase in ("play", "writes", "jasstafel")
+    return _Actions(
+        first_card=phase == "play" and not learner_played,
+        stoeck_box=view.trump and phase == "play",
+        stoeck_button=view.trump and in_round and bool(view.plays) and not just_called,
+        late_announce=phase == "writes" and not own_announced,
+    )
 
 
 def present(
-    view: dict[str, Any],
+    view: LearnerView,
     *,
     deck: str,
     last_move: int | None = None,
@@ -846,121 +1025,41 @@ def present(
     with every card and on its own (R6.4: the holder calls on their own, so the offer
     must not remind anybody); on its own once a card is on the table, and not again
     right after a call on its own (``just_called``: nothing has happened since)."""
-    me = view["seat"]
-    contract = view["contract"]
-    plays = [
-        (seat, card)
-        for t in view["tricks"]
-        for seat, card in zip(t["seats"], t["cards"], strict=True)
-    ]
-    played_by = [sum(1 for s, _c in plays if s == seat) for seat in range(4)]
-    won = [sum(1 for t in view["tricks"] if t["winner"] == seat) for seat in range(4)]
-
-    seats: dict[str, SeatView] = {}
-    for offset, place in enumerate(PLACES):
-        seat = (me + offset) % 4
-        seats[place] = SeatView(
-            seat=seat,
-            place=place,
-            label=ex.seat_label(seat),
-            team=seat % 2,
-            you=seat == me,
-            partner=offset == 2,
-            cards_left=9 - played_by[seat],
-            tricks_won=won[seat],
-        )
-    by_seat = {s.seat: s for s in seats.values()}
-    for a in view["announcements"]:
-        by_seat[a["seat"]].announcement = {"value": a["value"], "late": a["late"]}
-    for c in view["calls"]:
-        by_seat[c["seat"]].calls.append("«Stöck!»")
-    if view["reminder"]:
-        by_seat[view["reminder"]["seat"]].reminder = True
-    shown = view["shown"]
-    if shown:
-        for seat, melds in enumerate(shown["melds"]):
-            by_seat[seat].shown = [ex.meld_label(m, deck) for m in melds]
-            by_seat[seat].shown_cards = list(dict.fromkeys(c for m in melds for c in m["cards"]))
-
-    tricks = view["tricks"]
-    open_trick = tricks[-1] if tricks and tricks[-1]["winner"] is None else None
-    complete = [t for t in tricks if t["winner"] is not None]
-    trick_view = None
-    if open_trick is not None:
-        cards = dict(zip(open_trick["seats"], open_trick["cards"], strict=True))
-        for s in seats.values():
-            s.card = cards.get(s.seat)
-            s.lead = s.seat == open_trick["leader"]
-        trick_view = {"number": open_trick["index"] + 1, "leader": open_trick["leader"]}
-
-    def trick_row(t: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "number": t["index"] + 1,
-            "plays": list(zip(t["seats"], t["cards"], strict=True)),
-            "winner": t["winner"],
-            "card_points": t["card_points"],
-            "points": t["points"],
-            "yours": t["winner"] is not None and t["winner"] % 2 == me % 2,
-        }
-
-    last_trick = trick_row(complete[-1]) if complete else None
-    history = [trick_row(t) for t in complete]
-    number = open_trick["index"] + 1 if open_trick is not None else min(len(complete) + 1, 9)
-
-    trump = Contract.parse(contract).trump is not None
-    hand = list(view["hand"])
-    phase = view["phase"]
-    learner_played = any(s == me for s, _c in plays)
-    judgements = view["judgements"]
-
-    decisions = [decision(j, i + 1, contract, deck, me) for i, j in enumerate(judgements)]
-    links = dict(lessons_for(sorted({d.rule for d in decisions})))
-    for d in decisions:
-        d.lesson_url = links.get(d.rule, "")
-    feedback = [d for d in decisions if last_move is not None and d.move == last_move]
-    decisions = _group_jasstafel(decisions)
-    feedback = _group_jasstafel(feedback)
-
-    own_announced = any(a["seat"] == me and a["value"] for a in view["announcements"])
+    seats = _seats(view, deck)
+    tricks = _tricks(view, seats)
+    decisions, feedback = _decisions(view, deck, last_move)
+    actions = _actions(view, just_called)
+    score = view.score
     hands = None
-    if view["hands"] is not None:
-        hands = [
-            {"seat": s, "label": ex.seat_label(s), "cards": view["hands"][s]} for s in range(4)
-        ]
-    score = view["score"]
-    tv = TableView(
-        focus=view["focus"],
-        focus_label=focus_label(view["focus"]),
-        preset=view["preset"],
-        contract=contract,
-        factor=view["factor"],
-        before=view["before"],
-        target=view["target"],
-        phase=phase,
-        seat=me,
+    if view.hands is not None:
+        hands = [HandRow(seat=s, label=ex.seat_label(s), cards=h) for s, h in enumerate(view.hands)]
+    return TableView(
+        focus=view.focus,
+        focus_label=focus_label(view.focus),
+        preset=view.preset,
+        contract=view.contract,
+        factor=view.factor,
+        before=view.before,
+        target=view.target,
+        phase=view.phase,
+        seat=view.seat,
         seats=seats,
-        hand=hand,
-        trick=trick_view,
-        last_trick=last_trick,
-        tricks=history,
-        trick_number=number,
-        first_card=phase == "play" and not learner_played,
-        stoeck_box=trump and phase == "play",
-        stoeck_button=(
-            trump and phase in ("play", "writes", "jasstafel") and bool(plays) and not just_called
-        ),
-        late_announce=phase == "writes" and not own_announced,
-        show_melds=phase in ("writes", "jasstafel") or number <= 2,
+        hand=list(view.hand),
+        trick=tricks.spot,
+        last_trick=tricks.last,
+        tricks=tricks.history,
+        trick_number=tricks.number,
+        first_card=actions.first_card,
+        stoeck_box=actions.stoeck_box,
+        stoeck_button=actions.stoeck_button,
+        late_announce=actions.late_announce,
+        show_melds=view.phase in ("writes", "jasstafel") or tricks.number <= 2,
         talk=_talk(view, deck),
-        shown_team=shown["team"] if shown else None,
+        shown_team=None if view.shown is None else view.shown.team,
         feedback=feedback,
         decisions=decisions,
         hands=hands,
         score=score,
-        jasstafel=view["jasstafel"],
+        result=None if score is None else score.target,
+        stoeck_result=None if score is None or score.stoeck.status == "none" else score.stoeck,
     )
-    if score is not None:
-        tv.result = _target_ns(score["target"])
-        stoeck = _stoeck_ns(score["stoeck"])
-        tv.stoeck_result = stoeck if stoeck is not None and stoeck.status != "none" else None
-    return tv

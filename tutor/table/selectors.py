@@ -9,11 +9,12 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 
+from teaching.table import SKILLS
 from tutor.accounts.models import User
 
 from .models import TableRound
 
-SKILL_ORDER = ("trick", "weis_value", "who_writes", "stoeck", "target")
+SKILL_ORDER = SKILLS  # the referee's skills, in its order
 # What each skill means at the table (the quiz's Skill labels name questions about
 # finished situations; here they are decisions made while the cards fall).
 SKILL_LABELS = {

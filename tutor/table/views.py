@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 
 from rules_core import RuleSet
 from teaching.table import Table, learner_view
+from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import learner_required
 from tutor.core.context_processors import current_deck
 
@@ -33,7 +34,7 @@ from .presenters import focus_label, present, refusal_text
 
 
 @learner_required
-def start(request: HttpRequest) -> HttpResponse:
+def start(request: AuthedRequest) -> HttpResponse:
     form = StartForm(request.POST or None)
     status = 200
     if request.method == "POST":
@@ -123,14 +124,14 @@ def _slate(form: JasstafelForm | None) -> list[dict[str, Any]]:
 
 
 @learner_required
-def round_page(request: HttpRequest, round_id: int) -> HttpResponse:
+def round_page(request: AuthedRequest, round_id: int) -> HttpResponse:
     round_ = selectors.round_of(request.user, round_id)
     return render(request, "table/round.html", _context(request, round_))
 
 
 @learner_required
 @require_POST
-def move(request: HttpRequest, round_id: int) -> HttpResponse:
+def move(request: AuthedRequest, round_id: int) -> HttpResponse:
     round_ = selectors.round_of(request.user, round_id)
     form = move_form(request.POST)
     error, status = "", 200
@@ -199,7 +200,7 @@ def _form_error(form: Any) -> str:
 
 
 @learner_required
-def summary(request: HttpRequest, round_id: int) -> HttpResponse:
+def summary(request: AuthedRequest, round_id: int) -> HttpResponse:
     round_ = selectors.round_of(request.user, round_id)
     # The summary lists every decision: it is drawn from the audit, the whole log
     # replayed from the deal, never from the kept state.
