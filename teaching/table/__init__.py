@@ -470,7 +470,7 @@ from .replay import (
     step,
 )
 from .result import Table, TableScore
-from .view import AnnouncementView, CallView, LearnerView, TrickView, learner_view
+from .view import AnnouncementView, CallView, LearnerView, learner_view
 
 __all__ = [
     "ANNOUNCE_VALUES",
@@ -527,7 +527,6 @@ __all__ = [
     "TargetAnswer",
     "TargetVerdict",
     "Trick",
-    "TrickView",
     "TricksBlockVerdict",
     "WeisBlockVerdict",
     "WeisSummary",

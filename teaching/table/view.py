@@ -1,11 +1,12 @@
 """What the learner may know now, as a typed value (formats in :mod:`teaching.table`).
 
-:func:`learner_view` builds a :class:`LearnerView` by choosing fields: the view's
-own types (:class:`TrickView`, :class:`AnnouncementView`, :class:`CallView`) leave
-out what the learner may not know (the claims' melds, who counts, the engine's call
-indices), a Stöck judgement on a non-holder's call gets a :class:`HiddenStoeckVerdict`,
-and the engine's traces (plain data) lose the codes of cards the learner has not seen.
-``LearnerView.to_dict()`` is the JSON the view has always been.
+:func:`learner_view` builds a :class:`LearnerView` by choosing fields: its own types
+(:class:`AnnouncementView`, :class:`CallView`) leave out what the learner may not know
+(the claims' melds, who counts, the engine's call indices), a trick's written points
+appear only once the round is done, a Stöck judgement on a non-holder's call gets a
+:class:`HiddenStoeckVerdict`, and the engine's traces (plain data) lose the codes of
+cards the learner has not seen. ``LearnerView.to_dict()`` is the JSON the view has
+always been.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from rules_core import Contract, RuleSet, TraceEntry, stoeck_holder
 from rules_core.tables import stoeck_pair
 
 from .judgements import HiddenStoeckVerdict, Judgement, StoeckVerdict, WritesVerdict
-from .model import CODES, Exchange, Phase, Reminder, Shown
+from .model import CODES, Exchange, Phase, Reminder, Shown, Trick
 from .moves import JasstafelAnswer
 from .replay import ROUND_PLAYS, score
 from .result import Table, TableScore
@@ -26,7 +27,6 @@ __all__ = [
     "AnnouncementView",
     "CallView",
     "LearnerView",
-    "TrickView",
     "learner_view",
     "public_cards",
 ]
@@ -42,31 +42,6 @@ def public_cards(table: Table) -> frozenset[str]:
     if table.shown is not None:
         public.update(table.shown.cards)
     return frozenset(public)
-
-
-@dataclass(frozen=True, kw_only=True)
-class TrickView:
-    """A trick as the learner sees it: ``points`` (written) only once the round is
-    done; ``winner`` and ``card_points`` once the trick is complete."""
-
-    index: int
-    leader: int
-    seats: tuple[int, ...]
-    cards: tuple[str, ...]
-    winner: int | None
-    card_points: int | None
-    points: int | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "leader": self.leader,
-            "seats": list(self.seats),
-            "cards": list(self.cards),
-            "winner": self.winner,
-            "card_points": self.card_points,
-            "points": self.points,
-        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,7 +93,7 @@ class LearnerView:
     phase: Phase
     hand: tuple[str, ...]
     dealt: tuple[str, ...]
-    tricks: tuple[TrickView, ...]
+    tricks: tuple[Trick, ...]
     announcements: tuple[AnnouncementView, ...]
     exchanges: tuple[Exchange, ...]
     calls: tuple[CallView, ...]
@@ -245,15 +220,8 @@ def learner_view(table: Table) -> LearnerView:
         hand=table.hand,
         dealt=s.hands[s.seat],
         tricks=tuple(
-            TrickView(
-                index=t.index,
-                leader=t.leader,
-                seats=t.seats,
-                cards=t.cards,
-                winner=t.winner,
-                card_points=t.card_points,
-                points=t.points if done else None,
-            )
+            # The written points only once the round is done, as before the typed view.
+            t if done else replace(t, points=None)
             for t in table.tricks
         ),
         announcements=tuple(

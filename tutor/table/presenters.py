@@ -37,8 +37,8 @@ from teaching.table import (
     TalkLine,
     TargetAnswer,
     TargetVerdict,
+    Trick,
     TricksBlockVerdict,
-    TrickView,
     WeisBlockVerdict,
     WritesAnswer,
     WritesVerdict,
@@ -936,7 +936,7 @@ def _say(view: LearnerView, by_seat: dict[int, SeatView], deck: str) -> None:
             by_seat[seat].shown_cards = list(dict.fromkeys(c.code for m in melds for c in m.cards))
 
 
-def _trick_row(t: TrickView, me: int) -> TrickRow:
+def _trick_row(t: Trick, me: int) -> TrickRow:
     return TrickRow(
         number=t.index + 1,
         plays=list(zip(t.seats, t.cards, strict=True)),
