@@ -35,6 +35,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlencode
 
 ENDPOINTS = (
     "health",
@@ -134,11 +135,17 @@ def probe(n: int, root: Path, profile: str | None) -> int:
             expected_count=mid_round.move_count,
         )
 
+    def form_post(path: str, data: dict[str, str], **kwargs):
+        # As browsers and htmx post a form (the test client's default is multipart).
+        return client.post(
+            path, urlencode(data), content_type="application/x-www-form-urlencoded", **kwargs
+        )
+
     def table_move(i: int):
         from tutor.table.forms import post_data
 
         round_id, count, move = table_moves[i]
-        return client.post(
+        return form_post(
             f"/table/{round_id}/move/",
             post_data(move, count),
             headers={"HX-Request": "true", "HX-Target": "table-round"},
@@ -151,7 +158,7 @@ def probe(n: int, root: Path, profile: str | None) -> int:
 
     def answer(i: int):
         choice = keys[i]["choices"][0]["key"]
-        return client.post(
+        return form_post(
             f"/practice/{answered}/q/{i}/answer/",
             {"choice": choice},
             headers={"HX-Request": "true", "HX-Target": "question-card"},
@@ -167,7 +174,7 @@ def probe(n: int, root: Path, profile: str | None) -> int:
         "question page": lambda i: client.get(f"/practice/{shown}/q/{i}/"),
         "answer post (htmx)": answer,
         "question revisit": lambda i: client.get(f"/practice/{answered}/q/{i}/"),
-        "table start": lambda i: client.post(
+        "table start": lambda i: form_post(
             "/table/", {"focus": FOCUSES[i % len(FOCUSES)], "rules": "default"}
         ),
         "table page": lambda i: client.get(f"/table/{mid_round.pk}/"),

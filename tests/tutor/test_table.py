@@ -587,6 +587,38 @@ def test_record_skill_moves_mastery_like_a_quiz_answer(learner):
         record_skill(learner, "juggling", True, timezone.now())
 
 
+def test_record_skills_leaves_the_states_that_one_call_per_decision_leaves(learner):
+    """One table move's judgements count at once (one read, one write per skill), with
+    the states that record_skill, called per decision in order, leaves."""
+    from django.utils import timezone
+
+    from tutor.quizzes.services import QuizError, record_skills
+
+    other = LearnerFactory()
+    when = timezone.now()
+    record_skill(learner, "trick", False, when)  # an existing row and a new one below
+    record_skill(other, "trick", False, when)
+    moves = [
+        [("trick", True), ("stoeck", False), ("trick", True)],
+        [("stoeck", True)],
+        [],
+        [("target", False), ("trick", False), ("target", True)],
+    ]
+    fields = ["skill", "mastery", "attempts", "correct", "streak", "due_at", "fsrs_card"]
+    for outcomes in moves:
+        record_skills(learner, outcomes, when)
+        for skill, right in outcomes:
+            record_skill(other, skill, right, when)
+    mine = list(SkillState.objects.filter(learner=learner).order_by("skill").values(*fields))
+    theirs = list(SkillState.objects.filter(learner=other).order_by("skill").values(*fields))
+    assert [s["skill"] for s in mine] == ["stoeck", "target", "trick"]
+    assert mine == theirs
+    assert mine[2]["attempts"] == 4 and mine[2]["correct"] == 2
+    with pytest.raises(QuizError):
+        record_skills(learner, [("trick", True), ("juggling", True)], when)
+    assert SkillState.objects.get(learner=learner, skill="trick").attempts == 4
+
+
 # ---------------------------------------------------------------------------
 # Stöck at the table
 

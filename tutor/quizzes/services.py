@@ -216,6 +216,38 @@ def record_skill(learner: User, skill: str, correct: bool, when: datetime) -> Sk
     return _record_skill(learner.pk, skill, correct, when)
 
 
+# What SkillState.review changes: a save writes these columns only.
+_REVIEWED_FIELDS = ("mastery", "attempts", "correct", "streak", "last_answered_at", "due_at", "fsrs_card")
+
+
+def record_skills(learner: User, outcomes: Sequence[tuple[str, bool]], when: datetime) -> None:
+    """:func:`record_skill` for several decisions made at ``when`` (one table move's
+    judgements: (skill, right?) in their order), with one read of the learner's states
+    and one write per skill touched instead of two queries per decision; the same
+    states result as from calling :func:`record_skill` for each in turn."""
+    skills = list(dict.fromkeys(skill for skill, _right in outcomes))
+    for skill in skills:
+        if skill not in Skill.values:
+            raise QuizError(f"Unknown skill: {skill}")
+    if not skills:
+        return
+    states = {
+        state.skill: state
+        for state in SkillState.objects.select_for_update().filter(
+            learner_id=learner.pk, skill__in=skills
+        )
+    }
+    for skill in skills:
+        if skill not in states:  # the first decision on this skill ever: a new row
+            states[skill], _created = SkillState.objects.select_for_update().get_or_create(
+                learner_id=learner.pk, skill=skill, defaults={"mastery": mastery.P_INIT}
+            )
+    for skill, right in outcomes:
+        states[skill].review(right, when)
+    for skill in skills:
+        states[skill].save(update_fields=_REVIEWED_FIELDS)
+
+
 def _record_skill(
     learner_id: int, skill: str, correct: bool, now: datetime, seconds: float | None = None
 ) -> SkillState:
@@ -224,7 +256,7 @@ def _record_skill(
         learner_id=learner_id, skill=skill, defaults={"mastery": mastery.P_INIT}
     )
     state.review(correct, now, seconds)
-    state.save()
+    state.save(update_fields=_REVIEWED_FIELDS)
     return state
 
 

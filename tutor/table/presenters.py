@@ -974,18 +974,22 @@ def _tricks(view: LearnerView, seats: dict[str, SeatView]) -> _Tricks:
 
 
 def _decisions(
-    view: LearnerView, deck: str, last_move: int | None
+    view: LearnerView, deck: str, last_move: int | None, every: bool
 ) -> tuple[list[Decision], list[Decision]]:
-    """Every decision so far, and the feedback on move ``last_move``; a Jasstafel's
-    six blocks grouped into one."""
-    decisions = [
-        decision(j, i + 1, view.contract, deck, view.seat) for i, j in enumerate(view.judgements)
+    """Every decision so far (worded only when ``every``: the summary shows them, a
+    move's page only its feedback), and the feedback on move ``last_move``; a
+    Jasstafel's six blocks grouped into one."""
+    wanted = [
+        (i, j)
+        for i, j in enumerate(view.judgements)
+        if every or (last_move is not None and j.move == last_move)
     ]
+    decisions = [decision(j, i + 1, view.contract, deck, view.seat) for i, j in wanted]
     links = dict(lessons_for(sorted({d.rule for d in decisions})))
     for d in decisions:
         d.lesson_url = links.get(d.rule, "")
     feedback = [d for d in decisions if last_move is not None and d.move == last_move]
-    return _group_jasstafel(decisions), _group_jasstafel(feedback)
+    return _group_jasstafel(decisions) if every else [], _group_jasstafel(feedback)
 
 
 @dataclass(frozen=True)
@@ -1017,6 +1021,7 @@ def present(
     deck: str,
     last_move: int | None = None,
     just_called: bool = False,
+    every_decision: bool | None = None,
 ) -> TableView:
     """The page for the learner's view of a table (``learner_view(table)``);
     ``feedback`` holds the judgements of move ``last_move`` (the latest, 0-based).
@@ -1024,10 +1029,15 @@ def present(
     «Stöck!» is offered in every trump contract to every learner, holder or not,
     with every card and on its own (R6.4: the holder calls on their own, so the offer
     must not remind anybody); on its own once a card is on the table, and not again
-    right after a call on its own (``just_called``: nothing has happened since)."""
+    right after a call on its own (``just_called``: nothing has happened since).
+
+    ``decisions`` (every decision so far, worded) is filled when ``every_decision``,
+    by default once the round is done: a page in the middle of the play shows only the
+    last move's feedback."""
     seats = _seats(view, deck)
     tricks = _tricks(view, seats)
-    decisions, feedback = _decisions(view, deck, last_move)
+    every = view.phase == "done" if every_decision is None else every_decision
+    decisions, feedback = _decisions(view, deck, last_move, every)
     actions = _actions(view, just_called)
     score = view.score
     hands = None

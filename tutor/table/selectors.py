@@ -32,10 +32,10 @@ def skill_label(skill: str) -> str:
 
 def round_of(learner: User, round_id: int) -> TableRound:
     """The learner's own round; anybody else's is a 404, so ids reveal nothing."""
-    found = TableRound.objects.filter(pk=round_id, learner=learner).first()
-    if found is None:
-        raise Http404("No such round")
-    return found
+    try:
+        return TableRound.objects.get(pk=round_id, learner=learner)
+    except TableRound.DoesNotExist:
+        raise Http404("No such round") from None
 
 
 def open_rounds(learner: User, limit: int = 10) -> list[TableRound]:

@@ -64,7 +64,7 @@ from teaching.table import (
 )
 from tutor.accounts.models import User
 from tutor.core.assignment_policy import WorkRefused, check_work
-from tutor.quizzes.services import record_skill
+from tutor.quizzes.services import record_skills
 
 from .models import Focus, TableRound
 
@@ -385,9 +385,9 @@ def play_move(
         )
         if not updated:
             raise StaleMove(stale_message())
-        for j in new:
-            if j.outcome in ("right", "wrong"):
-                record_skill(learner, j.skill, j.outcome == "right", now)
+        record_skills(
+            learner, [(j.skill, j.right) for j in new if j.right or j.wrong], now
+        )
     round_.moves, round_.move_count = moves, expected_count + 1
     round_.recorded, round_.tally = len(table.judgements), tally
     round_.last_move_at, round_.finished_at = now, finished

@@ -71,10 +71,16 @@ def _right_of_judged(round_: TableRound) -> tuple[int, int]:
 
 
 def _context(
-    request: HttpRequest, round_: TableRound, table: Table | None = None, **extra: Any
+    request: HttpRequest,
+    round_: TableRound,
+    table: Table | None = None,
+    *,
+    every_decision: bool | None = None,
+    **extra: Any,
 ) -> dict[str, Any]:
     """The page's context; ``table``: the round's table when the caller has it (the
-    move just made, or the audit replay), else the kept state's."""
+    move just made, or the audit replay), else the kept state's; ``every_decision``:
+    see :func:`present`."""
     if table is None:
         table = services.table_of(round_)
     view = learner_view(table)
@@ -83,6 +89,7 @@ def _context(
         deck=current_deck(request),
         last_move=round_.move_count - 1 if round_.move_count else None,
         just_called=services.just_called(table),
+        every_decision=every_decision,
     )
     context: dict[str, Any] = {
         "round": round_,
@@ -204,4 +211,5 @@ def summary(request: AuthedRequest, round_id: int) -> HttpResponse:
     round_ = selectors.round_of(request.user, round_id)
     # The summary lists every decision: it is drawn from the audit, the whole log
     # replayed from the deal, never from the kept state.
-    return render(request, "table/summary.html", _context(request, round_, services.audit(round_)))
+    context = _context(request, round_, services.audit(round_), every_decision=True)
+    return render(request, "table/summary.html", context)
