@@ -165,15 +165,6 @@ CACHES = {
         "TIMEOUT": 3600,
         "OPTIONS": {"MAX_ENTRIES": 5000},
     },
-    # The table referee's state after a round's latest move (tutor.table.services):
-    # up to 25 kB pickled, one entry per round in play. A miss replays the round's log,
-    # so an evicted or expired entry (or another worker's round) is only slower.
-    "tables": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "tables",
-        "TIMEOUT": 3600,
-        "OPTIONS": {"MAX_ENTRIES": 1000},
-    },
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

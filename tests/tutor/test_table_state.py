@@ -1,5 +1,5 @@
 """A table move applies one move (issue 23, item 3): the referee's state after a
-round's log is kept in the ``tables`` cache, and a move steps it once; the stored
+round's log is kept in the process (``services.KEPT``), and a move takes it and steps it once; the stored
 log stays the truth and the full replay the audit.
 
 Checked here: moves made on the kept state give exactly what a full replay gives
@@ -17,7 +17,6 @@ import re
 from dataclasses import replace
 
 import pytest
-from django.core.cache import caches
 from django.urls import reverse
 
 from rules_core import RuleSet
@@ -37,9 +36,9 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    caches[services.STATE_CACHE].clear()
+    services.KEPT.clear()
     yield
-    caches[services.STATE_CACHE].clear()
+    services.KEPT.clear()
 
 
 @pytest.fixture
@@ -143,7 +142,7 @@ def test_moves_on_the_kept_state_give_what_the_full_replay_gives(focus, seed, pr
     while table.phase != "done":
         move = wild_move(table, rng)
         a = play(kept, move)
-        caches[services.STATE_CACHE].clear()
+        services.KEPT.clear()
         b = play(replayed, move)
         assert type(a) is type(b), (move, a, b)
         if isinstance(a, services.MoveRefused):
@@ -186,7 +185,7 @@ def test_the_page_after_a_move_on_the_kept_state_is_the_page_after_a_full_replay
         responses = []
         for round_ in (kept, replayed):
             if round_ is replayed:
-                caches[services.STATE_CACHE].clear()
+                services.KEPT.clear()
             client.force_login(round_.learner)
             round_.refresh_from_db()
             response = client.post(
@@ -196,7 +195,7 @@ def test_the_page_after_a_move_on_the_kept_state_is_the_page_after_a_full_replay
             )
             if not htmx and response.status_code == 302:
                 if round_ is replayed:
-                    caches[services.STATE_CACHE].clear()
+                    services.KEPT.clear()
                 response = client.get(response["Location"])
             responses.append((response.status_code, _page(client, round_, response)))
         assert responses[0] == responses[1], move
@@ -224,7 +223,7 @@ def test_a_move_on_the_kept_state_takes_one_referee_step(steps):
 
 def test_a_move_without_a_kept_state_replays_the_log_and_keeps_the_new_state(steps):
     round_ = _half_played()
-    caches[services.STATE_CACHE].clear()
+    services.KEPT.clear()
     move = reference_move(audit(round_))
     steps.clear()
     play(round_, move)
@@ -234,10 +233,35 @@ def test_a_move_without_a_kept_state_replays_the_log_and_keeps_the_new_state(ste
     assert steps == [] and kept == audit(round_)
 
 
+def test_a_page_read_leaves_the_kept_state_to_the_next_move(steps):
+    round_ = _half_played()
+    expected = audit(round_)
+    steps.clear()
+    read = [services.table_of(round_) for _ in range(2)]
+    assert steps == [] and len(services.KEPT) == 1
+    assert read == [expected, expected]
+    move = reference_move(expected)
+    steps.clear()
+    play(round_, move)
+    assert len(steps) == 1
+
+
+def test_a_refused_move_drops_the_state_it_took_and_the_next_move_replays(steps):
+    """The refused move may have half-stepped the state it took: it is not put back."""
+    round_ = _half_played()
+    assert isinstance(play(round_, {"writes": {"team": 1, "points": 0}}), Exception)
+    assert len(services.KEPT) == 0
+    move = reference_move(audit(round_))
+    steps.clear()
+    outcome = play(round_, move)
+    assert len(steps) == round_.move_count  # replayed from the deal
+    assert outcome.table == audit(round_)
+
+
 def _keep(round_, value):
     """Put ``value`` where the state after the round's stored log is kept."""
     round_.refresh_from_db()
-    caches[services.STATE_CACHE].set(services.state_key(round_, round_.moves), value)
+    services.KEPT.put(services.state_key(round_, round_.moves), value)
 
 
 def _poisons(round_):

@@ -217,7 +217,15 @@ def record_skill(learner: User, skill: str, correct: bool, when: datetime) -> Sk
 
 
 # What SkillState.review changes: a save writes these columns only.
-_REVIEWED_FIELDS = ("mastery", "attempts", "correct", "streak", "last_answered_at", "due_at", "fsrs_card")
+_REVIEWED_FIELDS = (
+    "mastery",
+    "attempts",
+    "correct",
+    "streak",
+    "last_answered_at",
+    "due_at",
+    "fsrs_card",
+)
 
 
 def record_skills(learner: User, outcomes: Sequence[tuple[str, bool]], when: datetime) -> None:

@@ -1,12 +1,13 @@
 """Starting rounds at the table and appending moves: each move is stored exactly once.
 
 A round's truth is its scenario and its move log. The referee's state after the log
-is kept in this process's ``tables`` cache (:func:`state_of`), keyed by the round, the
-log's length and a digest of the scenario and the log, so a move applies one referee
-step to the kept state instead of replaying the whole log; a state whose log is not
-exactly the stored one is never used, and a miss (another worker, a restart, an
-evicted entry) replays the log from the deal: only slower, never different, since the
-replay is the same step applied move by move (:func:`teaching.table.step`).
+is kept in this process (:data:`KEPT`, live objects, see :mod:`tutor.table.kept`),
+keyed by the round, the log's length and a digest of the scenario and the log, so a
+move takes the kept state, applies one referee step to it and keeps the result,
+instead of replaying the whole log; a state whose log is not exactly the stored one is
+never used, and a miss (another worker, a restart, an evicted entry, a move that
+failed after taking it) replays the log from the deal: only slower, never different,
+since the replay is the same step applied move by move (:func:`teaching.table.step`).
 :func:`audit` always replays the whole log (the round summary uses it).
 
 :func:`play_move` appends one move with a conditional UPDATE on the move count the
@@ -45,7 +46,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -66,16 +66,18 @@ from tutor.accounts.models import User
 from tutor.core.assignment_policy import WorkRefused, check_work
 from tutor.quizzes.services import record_skills
 
+from .kept import KeptStates
 from .models import Focus, TableRound
 
 # A round needs about a dozen moves; far more is a client posting in a loop. Counted:
 # every move but «Stöck!» on its own (see the module docstring).
 MAX_MOVES = 120
 SEED_TRIES = 5
-# The cache alias of the referee's states (settings.CACHES); bump STATE_VERSION when
-# the referee changes what a state holds, so a shared cache never serves an old shape.
-STATE_CACHE = "tables"
+# Bump STATE_VERSION when the referee changes what a state holds.
 STATE_VERSION = 1
+# The referee's states after rounds' latest moves, in this process: one per round in
+# play (a few hundred kB each at most), the least recently used dropped first.
+KEPT: KeptStates[RefereeState] = KeptStates(max_entries=1000)
 
 
 class RoundError(Exception):
@@ -138,10 +140,11 @@ def state_key(round_: TableRound, moves: Sequence[Any]) -> str:
     return f"table-state:{STATE_VERSION}:{round_.pk}:{len(moves)}:{digest}"
 
 
-def _kept_state(round_: TableRound, key: str) -> RefereeState | None:
-    """The kept state for the stored log, or None when there is none to trust: not a
-    referee state, or one of another log (length or moves) or another deal."""
-    state = caches[STATE_CACHE].get(key)
+def _kept_state(round_: TableRound, key: str, *, take: bool) -> RefereeState | None:
+    """The kept state for the stored log (taken out of :data:`KEPT` when ``take``), or
+    None when there is none to trust: not a referee state, or one of another log
+    (length or moves) or another deal."""
+    state = KEPT.take(key) if take else KEPT.peek(key)
     if not isinstance(state, RefereeState):
         return None
     moves = round_.moves
@@ -158,15 +161,25 @@ def _kept_state(round_: TableRound, key: str) -> RefereeState | None:
 
 
 def state_of(round_: TableRound, *, keep: bool = True) -> RefereeState:
-    """The referee's state after the round's stored log: the kept one when this
-    process has it for exactly this log, else a replay from the deal (kept for the
-    next request unless ``keep`` is False). The caller may step it: it is a copy."""
+    """The referee's state after the round's stored log, to read (freeze it with
+    ``.table()``; never step it): the kept one when this process has it for exactly
+    this log, else a replay from the deal (kept for the next request unless ``keep``
+    is False)."""
     key = state_key(round_, round_.moves)
-    state = _kept_state(round_, key)
+    state = _kept_state(round_, key, take=False)
     if state is None:
         state = replay_state(scenario_of(round_), round_.moves)
         if keep:
-            caches[STATE_CACHE].set(key, state)
+            KEPT.put(key, state)
+    return state
+
+
+def _state_to_step(round_: TableRound, key: str) -> RefereeState:
+    """The referee's state after the stored log, for this request alone to step: the
+    kept one, taken out, or a fresh replay."""
+    state = _kept_state(round_, key, take=True)
+    if state is None:
+        state = replay_state(scenario_of(round_), round_.moves)
     return state
 
 
@@ -356,9 +369,10 @@ def play_move(
     # one. Not JSON data at all: the referee refuses it below.
     with contextlib.suppress(TypeError, ValueError):
         move = json.loads(json.dumps(move))
+    # Taken out of KEPT: if anything below fails, it is not put back (it may be
+    # half-stepped) and the next request replays the log.
     before = state_key(round_, round_.moves)
-    # Not kept on a miss: it is stepped at once, and the state after the move is kept.
-    state = state_of(round_, keep=False)
+    state = _state_to_step(round_, before)
     moves = [*round_.moves, move]
     try:
         step(state, move)
@@ -385,15 +399,12 @@ def play_move(
         )
         if not updated:
             raise StaleMove(stale_message())
-        record_skills(
-            learner, [(j.skill, j.right) for j in new if j.right or j.wrong], now
-        )
+        record_skills(learner, [(j.skill, j.right) for j in new if j.right or j.wrong], now)
     round_.moves, round_.move_count = moves, expected_count + 1
     round_.recorded, round_.tally = len(table.judgements), tally
     round_.last_move_at, round_.finished_at = now, finished
-    cache = caches[STATE_CACHE]
-    cache.set(state_key(round_, moves), state)
-    cache.delete(before)  # that log has grown; nobody asks for its state again
+    KEPT.put(state_key(round_, moves), state)
+    KEPT.discard(before)  # kept again by a page read while this move held the state
     return MoveOutcome(round=round_, table=table, judgements=tuple(new))
 
 
