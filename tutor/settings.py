@@ -116,6 +116,15 @@ TEMPLATES = [
             "builtins": ["template_partials.templatetags.partials"],
         },
     },
+    # The few hot parts drawn on every move (tutor/core/jinja.py); asked for by name
+    # with engines["jinja2"], so a page's name never reaches this engine by accident.
+    {
+        "NAME": "jinja2",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "jinja_templates"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "tutor.core.jinja.environment"},
+    },
 ]
 
 WSGI_APPLICATION = "tutor.wsgi.application"

@@ -17,7 +17,9 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template import engines
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -94,6 +96,7 @@ def _context(
     context: dict[str, Any] = {
         "round": round_,
         "t": t,
+        "deck": current_deck(request),
         "n": round_.move_count,
         "move_url": reverse("table:move", args=[round_.pk]),
         "writes_form": None,
@@ -107,6 +110,24 @@ def _context(
     if t.phase == "jasstafel":
         context["slate"] = _slate(context["jasstafel_form"])
     return context
+
+
+# The part of the round page a move changes: Jinja2, drawn on every move
+# (tutor/core/jinja.py); the page around it is a Django template.
+ROUND_TEMPLATE = "table/round.jinja"
+
+
+def _round_html(
+    request: HttpRequest, context: dict[str, Any], *, summary_only: bool = False
+) -> SafeString:
+    template = engines["jinja2"].get_template(ROUND_TEMPLATE)
+    html = template.render({**context, "summary_only": summary_only}, request)
+    return mark_safe(html)  # noqa: S308 - Jinja2 escaped every value (autoescape)
+
+
+def _page(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    context["round_html"] = _round_html(request, context)
+    return render(request, "table/round.html", context, status=status)
 
 
 def _slate(form: JasstafelForm | None) -> list[dict[str, Any]]:
@@ -133,7 +154,7 @@ def _slate(form: JasstafelForm | None) -> list[dict[str, Any]]:
 @learner_required
 def round_page(request: AuthedRequest, round_id: int) -> HttpResponse:
     round_ = selectors.round_of(request.user, round_id)
-    return render(request, "table/round.html", _context(request, round_))
+    return _page(request, _context(request, round_))
 
 
 @learner_required
@@ -172,12 +193,11 @@ def move(request: AuthedRequest, round_id: int) -> HttpResponse:
             error, status = str(locked), 403
     if request.htmx:
         context = _context(request, round_, table, error=error, moved=status == 200, **extra)
-        return render(request, "table/round.html#round", context, status=status)
+        return HttpResponse(_round_html(request, context), status=status)
     if status == 409:
         messages.error(request, error)
     elif status in (400, 403):
-        context = _context(request, round_, error=error, **extra)
-        return render(request, "table/round.html", context, status=status)
+        return _page(request, _context(request, round_, error=error, **extra), status)
     url = reverse("table:round", args=[round_.pk])
     return redirect(f"{url}#feedback" if status == 200 else url)
 
@@ -212,4 +232,5 @@ def summary(request: AuthedRequest, round_id: int) -> HttpResponse:
     # The summary lists every decision: it is drawn from the audit, the whole log
     # replayed from the deal, never from the kept state.
     context = _context(request, round_, services.audit(round_), every_decision=True)
+    context["summary_html"] = _round_html(request, context, summary_only=True)
     return render(request, "table/summary.html", context)

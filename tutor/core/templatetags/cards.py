@@ -85,7 +85,13 @@ def hand(
     marked: Iterable[Any] = (),
     label: str = "",
 ) -> SafeString:
-    lang, deck = _lang(), _deck(context)
+    return hand_html(cards, _lang(), _deck(context), marked, label)
+
+
+def hand_html(
+    cards: Iterable[Any], lang: str, deck: str, marked: Iterable[Any] = (), label: str = ""
+) -> SafeString:
+    """A hand's markup (``{% hand %}``, and ``hand()`` in the Jinja2 templates)."""
     marked_codes = {str(c) for c in marked or ()}
     items = format_html_join(
         "",
