@@ -107,7 +107,7 @@ def probe(n: int, root: Path, profile: str | None) -> int:
 
     call_command("collectstatic", interactive=False, verbosity=0)
     plan = prepare(
-        learners=1, questions=12, fault_questions=0, practice_quizzes=4, collectstatic=False
+        learners=2, questions=12, fault_questions=0, practice_quizzes=4, collectstatic=False
     )
     learner = plan.learners[0]
     client = Client(HTTP_ACCEPT_LANGUAGE="de")
@@ -116,13 +116,18 @@ def probe(n: int, root: Path, profile: str | None) -> int:
     keys = dict(QuizQuestion.objects.filter(quiz_id=answered).values_list("position", "question"))
     lessons = plan.lessons
     user = User.objects.get(pk=learner.pk)
+    # The goals below interleave a quiz and the table: two pupils, as in a class (one
+    # pupil's quiz answer would make the other's next table move read its skills again).
+    player = User.objects.get(pk=plan.learners[1].pk)
+    player_client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    player_client.force_login(player)
 
     # Rounds and their whole move logs, made before anything is timed.
-    def rounds_of_moves(seed: int) -> list[tuple[int, int, dict]]:
+    def rounds_of_moves(seed: int, owner: User = user) -> list[tuple[int, int, dict]]:
         """(round, move count, move): the reference learner's moves of fresh rounds."""
         moves: list[tuple[int, int, dict]] = []
         for i in range(n // 11 + 2):
-            round_ = start_round(learner=user, focus=FOCUSES[i % len(FOCUSES)], seed=seed + i)
+            round_ = start_round(learner=owner, focus=FOCUSES[i % len(FOCUSES)], seed=seed + i)
             log: list[dict] = []
             table = referee(scenario_of(round_), log)
             while table.phase != "done":
@@ -132,7 +137,7 @@ def probe(n: int, root: Path, profile: str | None) -> int:
         return moves
 
     table_moves = rounds_of_moves(0)
-    goal_moves = rounds_of_moves(1000)  # for the interleaved goals below
+    goal_moves = rounds_of_moves(1000, player)  # for the interleaved goals below
     mid_round = start_round(learner=user, focus="stoeck", seed=99)
     for _ in range(5):  # in the middle of the play: the Weis and four tricks behind it
         play_move(
@@ -142,19 +147,20 @@ def probe(n: int, root: Path, profile: str | None) -> int:
             expected_count=mid_round.move_count,
         )
 
-    def form_post(path: str, data: dict[str, str], **kwargs):
+    def form_post(path: str, data: dict[str, str], via: Client = client, **kwargs):
         # As browsers and htmx post a form (the test client's default is multipart).
-        return client.post(
+        return via.post(
             path, urlencode(data), content_type="application/x-www-form-urlencoded", **kwargs
         )
 
-    def table_move(i: int, moves: list[tuple[int, int, dict]] = table_moves):
+    def table_move(i: int, moves: list[tuple[int, int, dict]] = table_moves, via: Client = client):
         from tutor.table.forms import post_data
 
         round_id, count, move = moves[i]
         return form_post(
             f"/table/{round_id}/move/",
             post_data(move, count),
+            via,
             headers={"HX-Request": "true", "HX-Target": "table-round"},
         )
 
@@ -222,7 +228,7 @@ def probe(n: int, root: Path, profile: str | None) -> int:
             lambda i: client.get(f"/practice/{cycle}/q/{i}/"),
             lambda i: answer(i, cycle, cycle_keys),
         ),
-        move=lambda i: table_move(i, goal_moves),
+        move=lambda i: table_move(i, goal_moves, player_client),
     )
     if profile:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)

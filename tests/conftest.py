@@ -3,6 +3,8 @@ import os
 import pytest
 from django.core.cache import caches
 
+from tutor.core.kept import KeptStates
+
 # Fixtures that give a test the database (pytest-django's, and what builds on them).
 DATABASE_FIXTURES = frozenset(
     {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback"}
@@ -36,4 +38,6 @@ def _empty_caches():
     """Each test starts with empty caches: ids repeat across tests' rolled-back databases."""
     for cache in caches.all(initialized_only=True):
         cache.clear()
+    for kept in KeptStates.every:
+        kept.clear()
     yield

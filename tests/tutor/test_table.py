@@ -619,6 +619,54 @@ def test_record_skills_leaves_the_states_that_one_call_per_decision_leaves(learn
     assert SkillState.objects.get(learner=learner, skill="trick").attempts == 4
 
 
+def test_record_skills_writes_back_without_reading_and_misses_safely(learner):
+    """The second move's states are written without a read; a quiz answer in between, a
+    rolled-back move and a row deleted and made again each make that write miss, and
+    the row is read again: the states stay those of one record_skill per decision."""
+    from datetime import timedelta
+
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from tutor.quizzes.services import record_skills
+
+    other = LearnerFactory()
+    when = timezone.now()
+
+    def both(outcomes, at):
+        record_skills(learner, outcomes, at)
+        for skill, right in outcomes:
+            record_skill(other, skill, right, at)
+
+    def states(who):
+        fields = ["skill", "mastery", "attempts", "correct", "streak", "due_at", "fsrs_card"]
+        return list(SkillState.objects.filter(learner=who).order_by("skill").values(*fields))
+
+    both([("trick", True), ("stoeck", False)], when)
+    with CaptureQueriesContext(connection) as queries:
+        record_skills(learner, [("trick", False)], when + timedelta(minutes=1))
+    assert [q["sql"].split()[0] for q in queries.captured_queries] == ["UPDATE"]
+    record_skill(other, "trick", False, when + timedelta(minutes=1))
+    # a quiz answer between two moves
+    for who in (learner, other):
+        record_skill(who, "trick", True, when + timedelta(minutes=2))
+    both([("trick", True)], when + timedelta(minutes=3))
+    assert states(learner) == states(other)
+    # a move rolled back after its states were written
+    with pytest.raises(RuntimeError), transaction.atomic():
+        record_skills(learner, [("stoeck", True)], when + timedelta(minutes=4))
+        raise RuntimeError
+    both([("stoeck", True)], when + timedelta(minutes=5))
+    assert states(learner) == states(other)
+    # the row deleted (privacy) and made again
+    for who in (learner, other):
+        SkillState.objects.filter(learner=who, skill="trick").delete()
+        record_skill(who, "trick", True, when + timedelta(minutes=6))
+    both([("trick", False), ("trick", True)], when + timedelta(minutes=7))
+    assert states(learner) == states(other)
+
+
 # ---------------------------------------------------------------------------
 # Stöck at the table
 

@@ -22,6 +22,7 @@ from teaching import mastery
 from teaching.generators import Question, generate
 from tutor.accounts.models import User
 from tutor.core.assignment_policy import WorkRefused, check_work
+from tutor.core.kept import KeptStates
 from tutor.core.middleware import write_unless_locked
 
 from .models import Quiz, QuizQuestion, Skill, SkillState
@@ -228,32 +229,58 @@ _REVIEWED_FIELDS = (
 )
 
 
+# A learner's skill states as this process last wrote them in :func:`record_skills`.
+# The next judged move writes each back with one UPDATE that holds only while the row
+# is still what was written (its id, attempts, mastery and last answer unchanged; every
+# review changes the attempts, and a row deleted and made again has another last
+# answer), instead of reading it first; any other write in between (a quiz answer,
+# another process, a rolled-back transaction) makes that UPDATE miss, and the row is
+# read, locked and reviewed as usual.
+_WRITTEN: KeptStates[dict[str, SkillState]] = KeptStates(max_entries=2000)
+
+
 def record_skills(learner: User, outcomes: Sequence[tuple[str, bool]], when: datetime) -> None:
     """:func:`record_skill` for several decisions made at ``when`` (one table move's
-    judgements: (skill, right?) in their order), with one read of the learner's states
-    and one write per skill touched instead of two queries per decision; the same
-    states result as from calling :func:`record_skill` for each in turn."""
-    skills = list(dict.fromkeys(skill for skill, _right in outcomes))
-    for skill in skills:
+    judgements: (skill, right?) in their order), with one write per skill touched, and
+    no read when this process wrote the row last (see ``_WRITTEN``); the same states
+    result as from calling :func:`record_skill` for each in turn. Call it inside the
+    transaction that stores the decisions."""
+    by_skill: dict[str, list[bool]] = {}
+    for skill, right in outcomes:
         if skill not in Skill.values:
             raise QuizError(f"Unknown skill: {skill}")
-    if not skills:
+        by_skill.setdefault(skill, []).append(right)
+    if not by_skill:
         return
-    states = {
-        state.skill: state
-        for state in SkillState.objects.select_for_update().filter(
-            learner_id=learner.pk, skill__in=skills
-        )
-    }
-    for skill in skills:
-        if skill not in states:  # the first decision on this skill ever: a new row
-            states[skill], _created = SkillState.objects.select_for_update().get_or_create(
-                learner_id=learner.pk, skill=skill, defaults={"mastery": mastery.P_INIT}
-            )
-    for skill, right in outcomes:
-        states[skill].review(right, when)
-    for skill in skills:
-        states[skill].save(update_fields=_REVIEWED_FIELDS)
+    written = _WRITTEN.take(learner.pk) or {}
+    for skill, rights in by_skill.items():
+        state = written.get(skill)
+        if state is None or not _update_if_unchanged(state, rights, when):
+            written[skill] = _reviewed_row(learner.pk, skill, rights, when)
+    _WRITTEN.put(learner.pk, written)
+
+
+def _update_if_unchanged(state: SkillState, rights: list[bool], when: datetime) -> bool:
+    """Review ``state`` (as written last) and store it, if its row is still that."""
+    unchanged = SkillState.objects.filter(
+        pk=state.pk,
+        attempts=state.attempts,
+        mastery=state.mastery,
+        last_answered_at=state.last_answered_at,
+    )
+    for right in rights:
+        state.review(right, when)
+    return bool(unchanged.update(**{name: getattr(state, name) for name in _REVIEWED_FIELDS}))
+
+
+def _reviewed_row(learner_id: int, skill: str, rights: list[bool], when: datetime) -> SkillState:
+    state, _created = SkillState.objects.select_for_update().get_or_create(
+        learner_id=learner_id, skill=skill, defaults={"mastery": mastery.P_INIT}
+    )
+    for right in rights:
+        state.review(right, when)
+    state.save(update_fields=_REVIEWED_FIELDS)
+    return state
 
 
 def _record_skill(

@@ -64,9 +64,9 @@ from teaching.table import (
 )
 from tutor.accounts.models import User
 from tutor.core.assignment_policy import WorkRefused, check_work
+from tutor.core.kept import KeptStates
 from tutor.quizzes.services import record_skills
 
-from .kept import KeptStates
 from .models import Focus, TableRound
 
 # A round needs about a dozen moves; far more is a client posting in a loop. Counted:

@@ -1,12 +1,13 @@
-"""The referee's states kept in this process between a round's moves.
+"""Objects kept in this process between requests, live (not pickled copies): the
+table referee's states between a round's moves (tutor.table.services), a learner's
+skill states between their judged decisions (tutor.quizzes.services).
 
-A state is a live :class:`teaching.table.RefereeState` (not a pickled copy): a move
-*takes* the state out (so no other request of this process can step the same object),
-steps it and puts the new state back under the longer log's key; a page only *peeks*
-at it and freezes a :class:`teaching.table.Table` from it. A move that fails after
-taking (refused, stale, an error) simply does not put it back: the next request
-replays the log, which is only slower. At most ``max_entries`` states are kept, the
-least recently used dropped first.
+A writer *takes* an object out (so no other request of this process can change the
+same object), changes it and puts the result back; a reader only *peeks*. A request
+that fails after taking (refused, stale, an error) simply does not put it back: the
+next request reads the truth again (the round's log, the database row), which is only
+slower. Every user checks a kept object against the truth before trusting it. At most
+``max_entries`` objects are kept, the least recently used dropped first.
 
 >>> kept = KeptStates(max_entries=2)
 >>> kept.put("a", 1); kept.put("b", 2); kept.peek("a")
@@ -20,18 +21,24 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Generic, TypeVar
+from collections.abc import Hashable
+from typing import Any, ClassVar, Generic, TypeVar
 
 T = TypeVar("T")
 
 
 class KeptStates(Generic[T]):
+    """A bounded, thread-safe store of live objects by key (see the module)."""
+
+    every: ClassVar[list[KeptStates[Any]]] = []  # for tests, which empty them all
+
     def __init__(self, max_entries: int = 1000) -> None:
+        KeptStates.every.append(self)
         self.max_entries = max_entries
-        self._states: OrderedDict[str, T] = OrderedDict()
+        self._states: OrderedDict[Hashable, T] = OrderedDict()
         self._lock = threading.Lock()
 
-    def peek(self, key: str) -> T | None:
+    def peek(self, key: Hashable) -> T | None:
         """The state kept under ``key``, left in place (the caller must not change it)."""
         with self._lock:
             state = self._states.get(key)
@@ -39,19 +46,19 @@ class KeptStates(Generic[T]):
                 self._states.move_to_end(key)
             return state
 
-    def take(self, key: str) -> T | None:
+    def take(self, key: Hashable) -> T | None:
         """The state kept under ``key``, removed: the caller may change it."""
         with self._lock:
             return self._states.pop(key, None)
 
-    def put(self, key: str, state: T) -> None:
+    def put(self, key: Hashable, state: T) -> None:
         with self._lock:
             self._states[key] = state
             self._states.move_to_end(key)
             while len(self._states) > self.max_entries:
                 self._states.popitem(last=False)
 
-    def discard(self, key: str) -> None:
+    def discard(self, key: Hashable) -> None:
         with self._lock:
             self._states.pop(key, None)
 
