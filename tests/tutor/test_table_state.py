@@ -17,6 +17,8 @@ import re
 from dataclasses import replace
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rules_core import RuleSet
@@ -391,3 +393,114 @@ def test_two_moves_racing_on_the_kept_state_store_one(steps):
     steps.clear()
     kept = services.table_of(round_)
     assert steps == [] and kept == audit(round_)
+
+
+# ---------------------------------------------------------------------------
+# The round's row as this process's last move wrote it (services.ROWS)
+
+
+def _post(client, round_, move, count):
+    return client.post(reverse("table:move", args=[round_.pk]), post_data(move, count), **HX)
+
+
+def _round_reads(queries):
+    return [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].startswith("SELECT") and "table_tableround" in q["sql"]
+    ]
+
+
+def test_a_move_after_a_move_of_this_process_does_not_read_the_round(client):
+    round_ = _half_played()
+    client.force_login(round_.learner)
+    first = reference_move(audit(round_))
+    assert _post(client, round_, first, round_.move_count).status_code == 200
+    round_.refresh_from_db()
+    second = reference_move(audit(round_))
+    with CaptureQueriesContext(connection) as queries:
+        response = _post(client, round_, second, round_.move_count)
+    assert response.status_code == 200 and _round_reads(queries) == []
+    round_.refresh_from_db()
+    assert round_.moves[-2:] == [first, second]
+    assert services.table_of(round_) == audit(round_)
+
+
+def test_a_kept_row_that_another_process_moved_on_is_read_again(client):
+    """Another worker appended a move: a page of the new count reads the row; a page
+    of the old count is refused as stale and shown the table as it is."""
+    round_ = _half_played()
+    client.force_login(round_.learner)
+    assert (
+        _post(client, round_, reference_move(audit(round_)), round_.move_count).status_code == 200
+    )
+    round_.refresh_from_db()
+    old_count = round_.move_count
+    elsewhere = TableRound.objects.get(pk=round_.pk)  # the other worker, without ROWS
+    services.ROWS.take((round_.learner_id, round_.pk))
+    services.play_move(
+        learner=round_.learner,
+        round_=elsewhere,
+        move=reference_move(audit(round_)),
+        expected_count=old_count,
+    )
+    services.ROWS.put((round_.learner_id, round_.pk), round_)  # this worker's old row
+    services.KEPT.clear()
+    stale = _post(client, round_, reference_move(audit(round_)), old_count)
+    assert stale.status_code == 409
+    assert f'data-n="{old_count + 1}"' in stale.content.decode()
+    services.ROWS.put((round_.learner_id, round_.pk), round_)
+    fresh = _post(client, round_, reference_move(audit(elsewhere)), old_count + 1)
+    assert fresh.status_code == 200
+    elsewhere.refresh_from_db()
+    assert elsewhere.move_count == old_count + 2
+
+
+def test_a_kept_row_of_a_deleted_round_gives_404_and_stores_nothing(client):
+    round_ = _half_played()
+    client.force_login(round_.learner)
+    assert (
+        _post(client, round_, reference_move(audit(round_)), round_.move_count).status_code == 200
+    )
+    round_.refresh_from_db()
+    move = reference_move(audit(round_))
+    TableRound.objects.filter(pk=round_.pk).delete()
+    assert _post(client, round_, move, round_.move_count).status_code == 404
+    assert not TableRound.objects.filter(pk=round_.pk).exists()
+
+
+def test_a_kept_row_is_no_use_to_another_learner(client):
+    round_ = _half_played()
+    client.force_login(round_.learner)
+    assert (
+        _post(client, round_, reference_move(audit(round_)), round_.move_count).status_code == 200
+    )
+    round_.refresh_from_db()
+    intruder = TableRoundFactory(focus="stoeck", seed=5).learner
+    client.force_login(intruder)
+    count = round_.move_count
+    assert _post(client, round_, reference_move(audit(round_)), count).status_code == 404
+    round_.refresh_from_db()
+    assert round_.move_count == count
+
+
+def test_a_kept_row_reads_its_assignment_afresh(client):
+    """The teacher closes the assignment between two moves: the second is refused."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.factories import MembershipFactory, TableAssignmentFactory
+    from tutor.classroom import assignments
+    from tutor.classroom.models import Assignment
+
+    assignment = TableAssignmentFactory(round_count=1, focus="stoeck")
+    learner = MembershipFactory(school_class=assignment.school_class).learner
+    round_ = assignments.start_table_round(learner=learner, assignment=assignment)
+    client.force_login(learner)
+    assert _post(client, round_, reference_move(audit(round_)), 0).status_code == 200
+    Assignment.objects.filter(pk=assignment.pk).update(due_at=timezone.now() - timedelta(minutes=1))
+    round_.refresh_from_db()
+    assert _post(client, round_, reference_move(audit(round_)), 1).status_code == 403
+    round_.refresh_from_db()
+    assert round_.move_count == 1

@@ -68,6 +68,7 @@ from tutor.core.kept import KeptStates
 from tutor.quizzes.services import record_skills
 
 from .models import Focus, TableRound
+from .selectors import round_of
 
 # A round needs about a dozen moves; far more is a client posting in a loop. Counted:
 # every move but «Stöck!» on its own (see the module docstring).
@@ -78,6 +79,9 @@ STATE_VERSION = 1
 # The referee's states after rounds' latest moves, in this process: one per round in
 # play (a few hundred kB each at most), the least recently used dropped first.
 KEPT: KeptStates[RefereeState] = KeptStates(max_entries=1000)
+# The rows as this process's last move of them wrote them, by (learner, round): the next
+# move's guess instead of a read (:func:`round_to_move`).
+ROWS: KeptStates[TableRound] = KeptStates(max_entries=1000)
 
 
 class RoundError(Exception):
@@ -181,6 +185,22 @@ def _state_to_step(round_: TableRound, key: str) -> RefereeState:
     if state is None:
         state = replay_state(scenario_of(round_), round_.moves)
     return state
+
+
+def round_to_move(learner: User, round_id: int, expected_count: int | None) -> TableRound:
+    """The learner's round for a move posted from a page of ``expected_count`` moves:
+    the row as this process's last move of it wrote it (:data:`ROWS`), when that is the
+    count, else read (:func:`~tutor.table.selectors.round_of`: 404 for anybody else's).
+    A kept row is only a guess: :func:`play_move` appends with an UPDATE that holds only
+    while the stored row has that count (and the learner), so a row changed or deleted
+    meanwhile refuses the move as stale. Its assignment is read afresh (it may have
+    closed since)."""
+    kept = ROWS.take((learner.pk, round_id))
+    if kept is not None and expected_count is not None and kept.move_count == expected_count:
+        names = [f.attname for f in TableRound._meta.concrete_fields]
+        # A new instance: no related object (the assignment) cached from before.
+        return TableRound.from_db(kept._state.db, names, [getattr(kept, n) for n in names])
+    return round_of(learner, round_id)
 
 
 def start_round(
@@ -388,7 +408,10 @@ def play_move(
     with transaction.atomic():
         # The condition makes the append happen once even when two requests race.
         updated = TableRound.objects.filter(
-            pk=round_.pk, move_count=expected_count, recorded=round_.recorded
+            pk=round_.pk,
+            learner_id=learner.pk,
+            move_count=expected_count,
+            recorded=round_.recorded,
         ).update(
             moves=moves,
             move_count=expected_count + 1,
@@ -405,6 +428,7 @@ def play_move(
     round_.last_move_at, round_.finished_at = now, finished
     KEPT.put(state_key(round_, moves), state)
     KEPT.discard(before)  # kept again by a page read while this move held the state
+    ROWS.put((learner.pk, round_.pk), round_)
     return MoveOutcome(round=round_, table=table, judgements=tuple(new))
 
 

@@ -160,12 +160,14 @@ def round_page(request: AuthedRequest, round_id: int) -> HttpResponse:
 @learner_required
 @require_POST
 def move(request: AuthedRequest, round_id: int) -> HttpResponse:
-    round_ = selectors.round_of(request.user, round_id)
     form = move_form(request.POST)
+    valid = form is not None and form.is_valid()
+    expected = form.cleaned_data["n"] if form is not None and valid else None
+    round_ = services.round_to_move(request.user, round_id, expected)
     error, status = "", 200
     extra: dict[str, Any] = {}
     table: Table | None = None  # the table after the move, when it was made
-    if form is None or not form.is_valid():
+    if form is None or not valid:
         error = _form_error(form)
         status = 400
         if isinstance(form, WritesForm):
@@ -185,7 +187,7 @@ def move(request: AuthedRequest, round_id: int) -> HttpResponse:
                 expected_count=form.cleaned_data["n"],
             ).table
         except services.StaleMove as stale:
-            round_.refresh_from_db()
+            round_ = selectors.round_of(request.user, round_.pk)  # as it is now (or 404)
             error, status = str(stale), 409
         except services.MoveRefused as refused:
             error, status = refusal_message(refused, current_deck(request)), 400
