@@ -13,12 +13,14 @@ where one is needed. Texts are translated with ``_``/``gettext``/``ngettext`` an
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.template.loader import get_template
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
@@ -42,7 +44,9 @@ def _lang() -> str:
 
 @pass_context
 def card(context: Context, code: Any, marked: bool = False) -> Markup:
-    return Markup(card_html(str(code), _lang(), _deck(context), bool(marked)))
+    return Markup(
+        card_html(str(code), context.get("card_lang") or _lang(), _deck(context), bool(marked))
+    )
 
 
 @pass_context
@@ -56,6 +60,12 @@ def contract_label(context: Context, contract: Any) -> str:
 
 
 def url(name: str, *args: Any) -> str:
+    """``reverse(name, args=args)``, remembered: a round redraws the same links."""
+    return _reverse(get_script_prefix(), settings.ROOT_URLCONF, name, args)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reverse(_prefix: str, _urlconf: str, name: str, args: tuple[Any, ...]) -> str:
     return reverse(name, args=args)
 
 

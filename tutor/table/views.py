@@ -18,8 +18,10 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import engines
+from django.template.backends.utils import csrf_input
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -28,6 +30,7 @@ from teaching.table import Table, learner_view
 from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import learner_required
 from tutor.core.context_processors import current_deck
+from tutor.core.jinja import url
 
 from . import selectors, services
 from .forms import JasstafelForm, StartForm, WritesForm, move_form
@@ -97,8 +100,9 @@ def _context(
         "round": round_,
         "t": t,
         "deck": current_deck(request),
+        "card_lang": (get_language() or "de")[:2],  # the cards' names, once per page
         "n": round_.move_count,
-        "move_url": reverse("table:move", args=[round_.pk]),
+        "move_url": url("table:move", round_.pk),
         "writes_form": None,
         "jasstafel_form": None,
         "error": "",
@@ -121,7 +125,10 @@ def _round_html(
     request: HttpRequest, context: dict[str, Any], *, summary_only: bool = False
 ) -> SafeString:
     template = engines["jinja2"].get_template(ROUND_TEMPLATE)
-    html = template.render({**context, "summary_only": summary_only}, request)
+    # One masked CSRF token for the round's forms, as {% csrf_token %} gives (Django's
+    # Jinja2 csrf_input masks a new one at every use).
+    fields = {"summary_only": summary_only, "csrf_field": csrf_input(request)}
+    html = template.render({**context, **fields}, request)
     return mark_safe(html)  # noqa: S308 - Jinja2 escaped every value (autoescape)
 
 
