@@ -421,9 +421,30 @@ def test_a_move_after_a_move_of_this_process_does_not_read_the_round(client):
     with CaptureQueriesContext(connection) as queries:
         response = _post(client, round_, second, round_.move_count)
     assert response.status_code == 200 and _round_reads(queries) == []
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert any(q.startswith('UPDATE "quizzes_skillstate"') for q in sql)  # judged, written
+    assert not [q for q in sql if 'FROM "quizzes_skillstate"' in q]  # and not read
     round_.refresh_from_db()
     assert round_.moves[-2:] == [first, second]
     assert services.table_of(round_) == audit(round_)
+
+
+def test_a_move_whose_round_was_read_reads_the_skills_before_writing_them(client):
+    """Another worker made the last move (this one read the round): the skill states
+    kept here are probably stale, so they are read, not tried with a write that would
+    miss."""
+    round_ = _half_played()
+    client.force_login(round_.learner)
+    assert (
+        _post(client, round_, reference_move(audit(round_)), round_.move_count).status_code == 200
+    )
+    services.ROWS.clear()
+    round_.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        _post(client, round_, reference_move(audit(round_)), round_.move_count)
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert any(q.startswith("SELECT") and "quizzes_skillstate" in q for q in sql)
+    assert not [q for q in sql if q.startswith("UPDATE") and '"attempts" =' in q.split("WHERE")[-1]]
 
 
 def test_a_kept_row_that_another_process_moved_on_is_read_again(client):

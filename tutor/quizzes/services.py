@@ -239,12 +239,23 @@ _REVIEWED_FIELDS = (
 _WRITTEN: KeptStates[dict[str, SkillState]] = KeptStates(max_entries=2000)
 
 
-def record_skills(learner: User, outcomes: Sequence[tuple[str, bool]], when: datetime) -> None:
+def record_skills(
+    learner: User,
+    outcomes: Sequence[tuple[str, bool]],
+    when: datetime,
+    *,
+    likely_current: bool = True,
+) -> None:
     """:func:`record_skill` for several decisions made at ``when`` (one table move's
     judgements: (skill, right?) in their order), with one write per skill touched, and
     no read when this process wrote the row last (see ``_WRITTEN``); the same states
     result as from calling :func:`record_skill` for each in turn. Call it inside the
-    transaction that stores the decisions."""
+    transaction that stores the decisions.
+
+    ``likely_current``: whether this process probably wrote the learner's rows last
+    (the table: its last move of the round was made here). When not, with several
+    workers, a kept state is probably stale and trying it would cost a write that
+    misses, so the rows are read at once."""
     by_skill: dict[str, list[bool]] = {}
     for skill, right in outcomes:
         if skill not in Skill.values:
@@ -254,7 +265,7 @@ def record_skills(learner: User, outcomes: Sequence[tuple[str, bool]], when: dat
         return
     written = _WRITTEN.take(learner.pk) or {}
     for skill, rights in by_skill.items():
-        state = written.get(skill)
+        state = written.get(skill) if likely_current else None
         if state is None or not _update_if_unchanged(state, rights, when):
             written[skill] = _reviewed_row(learner.pk, skill, rights, when)
     _WRITTEN.put(learner.pk, written)

@@ -187,7 +187,13 @@ def _state_to_step(round_: TableRound, key: str) -> RefereeState:
     return state
 
 
-def round_to_move(learner: User, round_id: int, expected_count: int | None) -> TableRound:
+@dataclass(frozen=True)
+class RoundToMove:
+    round: TableRound
+    kept: bool  # the row as this process's last move wrote it (not read)
+
+
+def round_to_move(learner: User, round_id: int, expected_count: int | None) -> RoundToMove:
     """The learner's round for a move posted from a page of ``expected_count`` moves:
     the row as this process's last move of it wrote it (:data:`ROWS`), when that is the
     count, else read (:func:`~tutor.table.selectors.round_of`: 404 for anybody else's).
@@ -199,8 +205,9 @@ def round_to_move(learner: User, round_id: int, expected_count: int | None) -> T
     if kept is not None and expected_count is not None and kept.move_count == expected_count:
         names = [f.attname for f in TableRound._meta.concrete_fields]
         # A new instance: no related object (the assignment) cached from before.
-        return TableRound.from_db(kept._state.db, names, [getattr(kept, n) for n in names])
-    return round_of(learner, round_id)
+        fresh = TableRound.from_db(kept._state.db, names, [getattr(kept, n) for n in names])
+        return RoundToMove(fresh, kept=True)
+    return RoundToMove(round_of(learner, round_id), kept=False)
 
 
 def start_round(
@@ -368,11 +375,18 @@ def _tally(tally: dict[str, Any], judgements: tuple[Judgement, ...]) -> dict[str
 
 
 def play_move(
-    *, learner: User, round_: TableRound, move: dict[str, Any], expected_count: int
+    *,
+    learner: User,
+    round_: TableRound,
+    move: dict[str, Any],
+    expected_count: int,
+    row_kept: bool = False,
 ) -> MoveOutcome:
     """Append ``move`` to the round's log, if the log still has ``expected_count``
     moves (the count the learner's page showed); judge it and count its judgements
-    towards mastery, all at once or not at all.
+    towards mastery, all at once or not at all. ``row_kept``: ``round_`` is the row
+    this process's last move wrote (:func:`round_to_move`), so the learner's skill
+    states were most likely written here last too (``record_skills``).
 
     Raises :class:`StaleMove` when the log has moved on (nothing changes) and
     :class:`MoveRefused` when the referee refuses the move (nothing is stored).
@@ -422,7 +436,12 @@ def play_move(
         )
         if not updated:
             raise StaleMove(stale_message())
-        record_skills(learner, [(j.skill, j.right) for j in new if j.right or j.wrong], now)
+        record_skills(
+            learner,
+            [(j.skill, j.right) for j in new if j.right or j.wrong],
+            now,
+            likely_current=row_kept,
+        )
     round_.moves, round_.move_count = moves, expected_count + 1
     round_.recorded, round_.tally = len(table.judgements), tally
     round_.last_move_at, round_.finished_at = now, finished

@@ -170,7 +170,8 @@ def move(request: AuthedRequest, round_id: int) -> HttpResponse:
     form = move_form(request.POST)
     valid = form is not None and form.is_valid()
     expected = form.cleaned_data["n"] if form is not None and valid else None
-    round_ = services.round_to_move(request.user, round_id, expected)
+    found = services.round_to_move(request.user, round_id, expected)
+    round_ = found.round
     error, status = "", 200
     extra: dict[str, Any] = {}
     table: Table | None = None  # the table after the move, when it was made
@@ -192,6 +193,7 @@ def move(request: AuthedRequest, round_id: int) -> HttpResponse:
                 round_=round_,
                 move=form.move(),
                 expected_count=form.cleaned_data["n"],
+                row_kept=found.kept,
             ).table
         except services.StaleMove as stale:
             round_ = selectors.round_of(request.user, round_.pk)  # as it is now (or 404)
