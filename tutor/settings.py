@@ -308,6 +308,19 @@ if not DEBUG:
 # Django's database sessions with the user's id in an indexed column, so one person's
 # sessions are found without decoding the table (tutor/accounts/sessions.py).
 SESSION_ENGINE = "tutor.accounts.sessions"
+# With a Redis server (REDIS_URL, e.g. redis://127.0.0.1:6379/0), sessions are read from
+# it and written to the database and to it (Django's cached_db over the same table):
+# one query less on every logged-in request, nothing lost when Redis restarts. Without
+# it (the two-command default) sessions live in the database alone.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES["sessions"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "jass",
+    }
+    SESSION_CACHE_ALIAS = "sessions"
+    SESSION_ENGINE = "tutor.accounts.cached_sessions"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
