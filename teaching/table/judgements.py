@@ -30,7 +30,7 @@ from rules_core import (
 )
 
 from .model import Block, Kind, Outcome, Shown, Skill
-from .moves import TargetAnswer, WritesAnswer
+from .moves import BlockPoints, TargetAnswer, WritesAnswer
 
 __all__ = [
     "AnnounceAnswer",
@@ -384,13 +384,13 @@ class TargetVerdict:
     the true blocks per team and the totals before the round."""
 
     target: TargetResult
-    blocks: tuple[dict[str, int], dict[str, int]]
+    blocks: tuple[BlockPoints, BlockPoints]
     before: tuple[int, int]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "target": self.target.to_dict(),
-            "blocks": [dict(b) for b in self.blocks],
+            "blocks": [b.to_dict() for b in self.blocks],
             "before": list(self.before),
         }
 

@@ -19,7 +19,7 @@ WritesMove(writes=WritesAnswer(team=1, points=50))
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
@@ -118,15 +118,35 @@ class WritesMove:
 
 
 @dataclass(frozen=True, kw_only=True)
-class BlockPoints:
-    """One team's three blocks on the Jasstafel (written points)."""
+class BlockPoints(Mapping[str, int]):
+    """One team's three blocks on the Jasstafel (written points): typed fields, and a
+    read-only mapping by block name for the engine's functions that take blocks
+    (``rules_core.resolve_target_blocks``).
+
+    >>> b = BlockPoints(weis=50, stoeck=20, tricks=87)
+    >>> b.weis, b["stoeck"], b.total, dict(b)
+    (50, 20, 157, {'weis': 50, 'stoeck': 20, 'tricks': 87})
+    """
 
     weis: int
     stoeck: int
     tricks: int
 
-    def __getitem__(self, block: Block) -> int:
-        return {"weis": self.weis, "stoeck": self.stoeck, "tricks": self.tricks}[block]
+    def __getitem__(self, block: str) -> int:
+        if block not in BLOCKS:
+            raise KeyError(block)
+        value: int = getattr(self, block)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(BLOCKS)
+
+    def __len__(self) -> int:
+        return len(BLOCKS)
+
+    @property
+    def total(self) -> int:
+        return self.weis + self.stoeck + self.tricks
 
     def to_dict(self) -> dict[str, int]:
         return {"weis": self.weis, "stoeck": self.stoeck, "tricks": self.tricks}

@@ -66,7 +66,6 @@ from .model import (
 )
 from .moves import (
     AnnounceMove,
-    BlockPoints,
     JasstafelAnswer,
     JasstafelMove,
     Move,
@@ -796,9 +795,8 @@ class RoundState:
         if self.phase == "jasstafel":
             result = self.score()
             target = result.target
-            blocks = tuple(BlockPoints(**result.blocks[t]) for t in (0, 1))
             answer = TargetAnswer(team=target.team, block=_block(target.block), trick=target.trick)
-            return JasstafelMove(JasstafelAnswer(blocks=(blocks[0], blocks[1]), target=answer))
+            return JasstafelMove(JasstafelAnswer(blocks=result.blocks, target=answer))
         raise TableError("the round is over: there is no next move", "round.over")
 
 

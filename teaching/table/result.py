@@ -11,7 +11,7 @@ from rules_core import RoundScore, StoeckResult, TargetResult, TrickResult, Weis
 
 from .judgements import Judgement
 from .model import Announcement, Call, Exchange, Phase, Reminder, Scenario, Shown, Trick
-from .moves import JasstafelAnswer
+from .moves import BlockPoints, JasstafelAnswer
 
 __all__ = ["Table", "TableScore"]
 
@@ -117,7 +117,7 @@ class TableScore:
     round: RoundScore
     weis: WeisResult
     stoeck: StoeckResult
-    blocks: tuple[dict[str, int], dict[str, int]]
+    blocks: tuple[BlockPoints, BlockPoints]
     totals: tuple[int, int]
     tricks: tuple[TrickResult, ...]
     match: int | None
@@ -126,7 +126,7 @@ class TableScore:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "blocks": [dict(b) for b in self.blocks],
+            "blocks": [b.to_dict() for b in self.blocks],
             "totals": list(self.totals),
             "match": self.match,
             "factor": self.round.factor,

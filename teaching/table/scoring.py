@@ -6,6 +6,7 @@ from rules_core import RoundScore, WeisResult, resolve_target_blocks
 
 from .judgements import StoeckBlockVerdict, TricksBlockVerdict, WeisBlockVerdict
 from .model import Block, Scenario
+from .moves import BlockPoints
 from .result import TableScore
 
 __all__ = ["block_verdict", "table_score"]
@@ -46,11 +47,11 @@ def table_score(scenario: Scenario, round_: RoundScore, weis: WeisResult) -> Tab
     :class:`RoundScore` of the played round), the Weis written as ``weis`` (the
     announced claims compared), with the target from the totals before it."""
     blocks = tuple(
-        {
-            "weis": weis.scored if weis.team == team else 0,
-            "stoeck": round_.blocks[team]["stoeck"],
-            "tricks": round_.blocks[team]["tricks"],
-        }
+        BlockPoints(
+            weis=weis.scored if weis.team == team else 0,
+            stoeck=round_.blocks[team]["stoeck"],
+            tricks=round_.blocks[team]["tricks"],
+        )
         for team in (0, 1)
     )
     target = resolve_target_blocks(
@@ -65,7 +66,7 @@ def table_score(scenario: Scenario, round_: RoundScore, weis: WeisResult) -> Tab
         weis=weis,
         stoeck=round_.stoeck,
         blocks=(blocks[0], blocks[1]),
-        totals=(sum(blocks[0].values()), sum(blocks[1].values())),
+        totals=(blocks[0].total, blocks[1].total),
         tricks=round_.tricks,
         match=round_.match,
         before=scenario.before,
