@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -35,6 +37,12 @@ def test_short_quiz_one_right_one_wrong(live_server, page: Page):
     expect(feedback.locator(".ladder-step--decides")).to_have_count(1)
 
     page.get_by_role("link", name="Nächste Frage").click()
+    # htmx swapped the next card in (no new page): the address, the title, the
+    # breadcrumb and the focus follow it.
+    expect(page).to_have_url(re.compile(rf"/practice/{quiz.pk}/q/1/$"))
+    expect(page).to_have_title(re.compile(r"^Frage 2 von 2 · Jass$"))
+    expect(page.locator("#question-crumbs")).to_contain_text("Frage 2 von 2")
+    expect(page.locator("#question-card")).to_be_focused()
     page.locator(f'input[name="choice"][value="{wrong}"]').check()
     page.get_by_role("button", name="Antworten").click()
     expect(page.locator(".feedback")).to_contain_text("Nicht ganz.")

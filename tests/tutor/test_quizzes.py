@@ -273,3 +273,38 @@ def test_r1_3_r2_basics_questions_explain_the_card_or_player(client, learner, la
                 "en": f"{name} is the {trump_name}",
             }[lang]
             assert says in after
+
+
+def test_next_question_from_htmx_is_the_card_alone_with_title_crumbs_and_address(
+    client, learner, quiz
+):
+    """«Next question» with htmx: the quiz's resume redirect leads to the next card
+    without the page around it; the address bar, title and breadcrumb follow."""
+    client.force_login(learner)
+    first = quiz.questions.get(position=0)
+    client.post(q_url(quiz, 0, "answer"), {"choice": first.question["answer"]})
+    response = client.get(
+        reverse("quizzes:quiz", args=[quiz.pk]), headers={"HX-Request": "true"}, follow=True
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert response["HX-Push-Url"] == q_url(quiz, 1)
+    assert html.lstrip().startswith("<title>") and "<html" not in html and "main-nav" not in html
+    assert 'id="question-card"' in html and "autofocus" in html
+    assert 'id="question-crumbs"' in html and 'hx-swap-oob="true"' in html
+    assert quiz.questions.get(position=1).shown_at is not None
+    # Without htmx the same address is the whole page.
+    page = client.get(q_url(quiz, 1)).content.decode()
+    assert "<html" in page and "hx-swap-oob" not in page and "autofocus" not in page
+
+
+def test_next_question_from_htmx_after_the_last_goes_to_the_summary_page(client, learner, quiz):
+    client.force_login(learner)
+    for question in quiz.questions.all():
+        client.post(
+            q_url(quiz, question.position, "answer"), {"choice": question.question["answer"]}
+        )
+    response = client.get(reverse("quizzes:quiz", args=[quiz.pk]), headers={"HX-Request": "true"})
+    assert response.status_code == 204
+    assert response["HX-Redirect"] == reverse("quizzes:summary", args=[quiz.pk])
+    assert client.get(reverse("quizzes:quiz", args=[quiz.pk])).status_code == 302

@@ -5,6 +5,7 @@ from functools import partial
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -43,10 +44,18 @@ def practice(request: AuthedRequest) -> HttpResponse:
 
 @learner_required
 def quiz(request: AuthedRequest, quiz_id: int) -> HttpResponse:
-    """Resume where the learner stopped: the first unanswered question, or the summary."""
+    """Resume where the learner stopped: the first unanswered question, or the summary.
+
+    From htmx («Next question» swaps the card in place): the summary is a page of its
+    own, so htmx is told to go there (HX-Redirect) instead of following a redirect into
+    the card."""
     quiz = selectors.quiz_of(request.user, quiz_id)
     question = selectors.next_open_question(quiz)
     if question is None:
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = reverse("quizzes:summary", args=[quiz.pk])
+            return response
         return redirect("quizzes:summary", quiz_id=quiz.pk)
     return redirect("quizzes:question", quiz_id=quiz.pk, position=question.position)
 
@@ -75,9 +84,18 @@ def _question_context(
 
 @learner_required
 def question(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
+    """The question's page; for htmx («Next question» from the card before) the card
+    alone, without the page around it, and the address bar and title follow."""
     question = selectors.question_of(request.user, quiz_id, position)
     services.mark_shown(question)
-    return render(request, "quizzes/question.html", _question_context(request, question))
+    context = _question_context(request, question)
+    if request.htmx:
+        response = render(request, "quizzes/question.html#next-card", context)
+        response["HX-Push-Url"] = reverse(
+            "quizzes:question", kwargs={"quiz_id": quiz_id, "position": position}
+        )
+        return response
+    return render(request, "quizzes/question.html", context)
 
 
 @learner_required
