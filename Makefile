@@ -66,8 +66,12 @@ clean:
 
 # Web benchmark and fault test (docs/performance.md): gunicorn on 127.0.0.1:8100 and up
 # with production settings, 50 simulated learners, a fresh database each run: SQLite,
-# then PostgreSQL when DATABASE_URL is set. BENCH_ARGS adds options (e.g. --quick).
+# then PostgreSQL when DATABASE_URL is set, then SQLite with the sessions in Redis
+# (BENCH_REDIS_URL, database 2 of 127.0.0.1:6379 by default; redis-server is started
+# when it is installed and nothing answers). BENCH_ARGS adds options (e.g. --quick).
 BENCH_ARGS ?=
+BENCH_REDIS_URL ?= redis://127.0.0.1:6379/2
+REDIS_PING = $(BIN)/python -c "import redis, sys; redis.Redis.from_url(sys.argv[1], socket_connect_timeout=1).ping()"
 bench: install
 	@status=0; \
 	$(BIN)/python -m bench.web --db sqlite --faults $(BENCH_ARGS) || status=1; \
@@ -75,6 +79,15 @@ bench: install
 		$(BIN)/python -m bench.web --db postgres --faults $(BENCH_ARGS) || status=1; \
 	else \
 		echo "DATABASE_URL is not set: the PostgreSQL run is skipped."; \
+	fi; \
+	if ! $(REDIS_PING) "$(BENCH_REDIS_URL)" 2>/dev/null && command -v redis-server >/dev/null; then \
+		redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no; \
+		sleep 1; \
+	fi; \
+	if $(REDIS_PING) "$(BENCH_REDIS_URL)" 2>/dev/null; then \
+		REDIS_URL="$(BENCH_REDIS_URL)" $(BIN)/python -m bench.web --db sqlite --faults $(BENCH_ARGS) || status=1; \
+	else \
+		echo "No Redis at $(BENCH_REDIS_URL): the run with the sessions in Redis is skipped."; \
 	fi; \
 	exit $$status
 
