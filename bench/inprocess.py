@@ -278,22 +278,23 @@ def goals(
     move: Callable[[int], object],
     cold_move: tuple[Callable[[int], None], Callable[[int], object]],
 ) -> None:
-    """The goals of issue 24 as ratios to the logged-in floor, the three kinds of request
-    interleaved (floor, question page, answer post, table move, floor, ...) so that
-    every ratio is measured on the same machine at the same moment: a slower minute
-    slows all three alike, while the table above times each endpoint in its own
-    second. The learner cycle is one question shown and answered (first time), as a
+    """The goals of issue 24 as ratios to the logged-in floor, every kind of request
+    interleaved (floor, question card, answer post, whole question page, its answer,
+    table move, a table move nothing was kept for, floor, ...) so that every ratio is
+    measured on the same machine at the same moment: a slower minute slows them
+    alike, while the table above times each endpoint in its own second. The learner
+    cycle is one question shown and answered (first time), as a
     browser with htmx makes it (the card alone, then the answer)."""
     floors, cycles, full, moves, cold = [], [], [], [], []
     page, post = cycle
     full_page, full_post = full_cycle
+    forget, cold_post = cold_move
     for i in range(n):
         floors.append(_cpu_ms(floor, i))
         cycles.append(_cpu_ms(page, i) + _cpu_ms(post, i))
         full.append(_cpu_ms(full_page, i) + _cpu_ms(full_post, i))
         moves.append(_cpu_ms(move, i))
-        forget, cold_post = cold_move
-        forget(i)
+        forget(i)  # not timed
         cold.append(_cpu_ms(cold_post, i))
     base = statistics.median(floors)
     print(f"GOALS (interleaved, p50 ms of CPU; floor = resume redirect {base:.2f} ms)")

@@ -403,6 +403,17 @@ def _post(client, round_, move, count):
     return client.post(reverse("table:move", args=[round_.pk]), post_data(move, count), **HX)
 
 
+def _moved_by_this_process(client):
+    """A half-played round whose last move this process made through the view (so its
+    row and states are kept here), its learner logged in; the row as stored."""
+    round_ = _half_played()
+    client.force_login(round_.learner)
+    response = _post(client, round_, reference_move(audit(round_)), round_.move_count)
+    assert response.status_code == 200
+    round_.refresh_from_db()
+    return round_
+
+
 def _round_reads(queries):
     return [
         q["sql"]
@@ -433,13 +444,8 @@ def test_a_move_whose_round_was_read_reads_the_skills_before_writing_them(client
     """Another worker made the last move (this one read the round): the skill states
     kept here are probably stale, so they are read, not tried with a write that would
     miss."""
-    round_ = _half_played()
-    client.force_login(round_.learner)
-    assert (
-        _post(client, round_, reference_move(audit(round_)), round_.move_count).status_code == 200
-    )
+    round_ = _moved_by_this_process(client)
     services.ROWS.clear()
-    round_.refresh_from_db()
     with CaptureQueriesContext(connection) as queries:
         _post(client, round_, reference_move(audit(round_)), round_.move_count)
     sql = [q["sql"] for q in queries.captured_queries]
@@ -450,12 +456,7 @@ def test_a_move_whose_round_was_read_reads_the_skills_before_writing_them(client
 def test_a_kept_row_that_another_process_moved_on_is_read_again(client):
     """Another worker appended a move: a page of the new count reads the row; a page
     of the old count is refused as stale and shown the table as it is."""
-    round_ = _half_played()
-    client.force_login(round_.learner)
-    assert (
-        _post(client, round_, reference_move(audit(round_)), round_.move_count).status_code == 200
-    )
-    round_.refresh_from_db()
+    round_ = _moved_by_this_process(client)
     old_count = round_.move_count
     elsewhere = TableRound.objects.get(pk=round_.pk)  # the other worker, without ROWS
     services.ROWS.take((round_.learner_id, round_.pk))
@@ -478,12 +479,7 @@ def test_a_kept_row_that_another_process_moved_on_is_read_again(client):
 
 
 def test_a_kept_row_of_a_deleted_round_gives_404_and_stores_nothing(client):
-    round_ = _half_played()
-    client.force_login(round_.learner)
-    assert (
-        _post(client, round_, reference_move(audit(round_)), round_.move_count).status_code == 200
-    )
-    round_.refresh_from_db()
+    round_ = _moved_by_this_process(client)
     move = reference_move(audit(round_))
     TableRound.objects.filter(pk=round_.pk).delete()
     assert _post(client, round_, move, round_.move_count).status_code == 404
@@ -491,12 +487,7 @@ def test_a_kept_row_of_a_deleted_round_gives_404_and_stores_nothing(client):
 
 
 def test_a_kept_row_is_no_use_to_another_learner(client):
-    round_ = _half_played()
-    client.force_login(round_.learner)
-    assert (
-        _post(client, round_, reference_move(audit(round_)), round_.move_count).status_code == 200
-    )
-    round_.refresh_from_db()
+    round_ = _moved_by_this_process(client)
     intruder = TableRoundFactory(focus="stoeck", seed=5).learner
     client.force_login(intruder)
     count = round_.move_count

@@ -265,16 +265,7 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section(
         "mastery",
-        (
-            "skill",
-            "mastery",
-            "attempts",
-            "correct",
-            "streak",
-            "last_answered_at",
-            "due_at",
-            "fsrs_card",
-        ),
+        ("skill", *SkillState.REVIEWED_FIELDS),
         gettext_lazy("Mastery per skill and when it is due for review."),
     ),
     Section(

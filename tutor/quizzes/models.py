@@ -139,6 +139,18 @@ class SkillState(models.Model):
     def __str__(self) -> str:
         return f"{self.learner}: {self.skill} {self.mastery:.2f}"
 
+    # What :meth:`review` changes: a save after reviews writes these columns only, and
+    # the privacy export lists them (with the skill).
+    REVIEWED_FIELDS = (
+        "mastery",
+        "attempts",
+        "correct",
+        "streak",
+        "last_answered_at",
+        "due_at",
+        "fsrs_card",
+    )
+
     def review(self, correct: bool, when: datetime, seconds: float | None = None) -> None:
         """Count one answer given at ``when`` (``seconds`` after it was shown, if
         known), in memory: mastery moves (BKT) and the card has one FSRS review (see

@@ -217,18 +217,6 @@ def record_skill(learner: User, skill: str, correct: bool, when: datetime) -> Sk
     return _record_skill(learner.pk, skill, correct, when)
 
 
-# What SkillState.review changes: a save writes these columns only.
-_REVIEWED_FIELDS = (
-    "mastery",
-    "attempts",
-    "correct",
-    "streak",
-    "last_answered_at",
-    "due_at",
-    "fsrs_card",
-)
-
-
 # A learner's skill states as this process last wrote them in :func:`record_skills`.
 # The next judged move writes each back with one UPDATE that holds only while the row
 # is still what was written (its id, attempts, mastery and last answer unchanged; every
@@ -267,7 +255,7 @@ def record_skills(
     for skill, rights in by_skill.items():
         state = written.get(skill) if likely_current else None
         if state is None or not _update_if_unchanged(state, rights, when):
-            written[skill] = _reviewed_row(learner.pk, skill, rights, when)
+            written[skill] = _reviewed_row(learner.pk, skill, [(r, None) for r in rights], when)
     _WRITTEN.put(learner.pk, written)
 
 
@@ -281,16 +269,22 @@ def _update_if_unchanged(state: SkillState, rights: list[bool], when: datetime) 
     )
     for right in rights:
         state.review(right, when)
-    return bool(unchanged.update(**{name: getattr(state, name) for name in _REVIEWED_FIELDS}))
+    return bool(
+        unchanged.update(**{name: getattr(state, name) for name in SkillState.REVIEWED_FIELDS})
+    )
 
 
-def _reviewed_row(learner_id: int, skill: str, rights: list[bool], when: datetime) -> SkillState:
+def _reviewed_row(
+    learner_id: int, skill: str, reviews: Sequence[tuple[bool, float | None]], when: datetime
+) -> SkillState:
+    """The learner's row for ``skill`` (made on the first answer), locked, with
+    ``reviews`` ((right?, seconds to answer or None) in order) counted and stored."""
     state, _created = SkillState.objects.select_for_update().get_or_create(
         learner_id=learner_id, skill=skill, defaults={"mastery": mastery.P_INIT}
     )
-    for right in rights:
-        state.review(right, when)
-    state.save(update_fields=_REVIEWED_FIELDS)
+    for right, seconds in reviews:
+        state.review(right, when, seconds)
+    state.save(update_fields=SkillState.REVIEWED_FIELDS)
     return state
 
 
@@ -298,12 +292,7 @@ def _record_skill(
     learner_id: int, skill: str, correct: bool, now: datetime, seconds: float | None = None
 ) -> SkillState:
     """One answer moves mastery (BKT) and is one FSRS review (SkillState.review)."""
-    state, _created = SkillState.objects.select_for_update().get_or_create(
-        learner_id=learner_id, skill=skill, defaults={"mastery": mastery.P_INIT}
-    )
-    state.review(correct, now, seconds)
-    state.save(update_fields=_REVIEWED_FIELDS)
-    return state
+    return _reviewed_row(learner_id, skill, [(correct, seconds)], now)
 
 
 def mark_shown(question: QuizQuestion) -> None:

@@ -91,9 +91,7 @@ def question(request: AuthedRequest, quiz_id: int, position: int) -> HttpRespons
     context = _question_context(request, question)
     if request.htmx:
         response = render(request, "quizzes/question.html#next-card", context)
-        response["HX-Push-Url"] = reverse(
-            "quizzes:question", kwargs={"quiz_id": quiz_id, "position": position}
-        )
+        response["HX-Push-Url"] = request.path  # the question's, after the quiz's redirect
         return response
     return render(request, "quizzes/question.html", context)
 

@@ -1,7 +1,7 @@
 """Starting rounds at the table and appending moves: each move is stored exactly once.
 
 A round's truth is its scenario and its move log. The referee's state after the log
-is kept in this process (:data:`KEPT`, live objects, see :mod:`tutor.table.kept`),
+is kept in this process (:data:`KEPT`, live objects, see :mod:`tutor.core.kept`),
 keyed by the round, the log's length and a digest of the scenario and the log, so a
 move takes the kept state, applies one referee step to it and keeps the result,
 instead of replaying the whole log; a state whose log is not exactly the stored one is

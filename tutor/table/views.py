@@ -89,9 +89,10 @@ def _context(
     if table is None:
         table = services.table_of(round_)
     view = learner_view(table)
+    deck = current_deck(request)
     t = present(
         view,
-        deck=current_deck(request),
+        deck=deck,
         last_move=round_.move_count - 1 if round_.move_count else None,
         just_called=services.just_called(table),
         every_decision=every_decision,
@@ -99,7 +100,7 @@ def _context(
     context: dict[str, Any] = {
         "round": round_,
         "t": t,
-        "deck": current_deck(request),
+        "deck": deck,
         "card_lang": (get_language() or "de")[:2],  # the cards' names, once per page
         "n": round_.move_count,
         "move_url": url("table:move", round_.pk),
