@@ -93,6 +93,20 @@ bench: install
 
 # Scale-out test (issue 17, docs/performance.md): two gunicorn instances behind HAProxy
 # (apt-get installs it when missing) on one PostgreSQL ($$DATABASE_URL, else
-# 127.0.0.1:5432, a fresh database each run); one server is killed mid-quiz.
+# 127.0.0.1:5432, a fresh database each run); one server is killed mid-quiz. Then once
+# more with the sessions in one Redis shared by both servers (BENCH_SCALE_REDIS_URL,
+# emptied first; redis-server is started when it is installed and nothing answers).
+BENCH_SCALE_REDIS_URL ?= redis://127.0.0.1:6379/3
 bench-scale: install
-	$(BIN)/python -m bench.scale $(BENCH_ARGS)
+	@status=0; \
+	$(BIN)/python -m bench.scale $(BENCH_ARGS) || status=1; \
+	if ! $(REDIS_PING) "$(BENCH_SCALE_REDIS_URL)" 2>/dev/null && command -v redis-server >/dev/null; then \
+		redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no; \
+		sleep 1; \
+	fi; \
+	if $(REDIS_PING) "$(BENCH_SCALE_REDIS_URL)" 2>/dev/null; then \
+		$(BIN)/python -m bench.scale --redis-url "$(BENCH_SCALE_REDIS_URL)" $(BENCH_ARGS) || status=1; \
+	else \
+		echo "No Redis at $(BENCH_SCALE_REDIS_URL): the run with the sessions in Redis is skipped."; \
+	fi; \
+	exit $$status

@@ -15,7 +15,8 @@ the middle of its play, "table move (htmx)" posts the reference learner's next m
 of rounds started beforehand (each move computed before the clock starts).
 
 Prints the median and mean CPU ms and the SQL queries of the first and the last
-request per endpoint; ``--profile NAME`` adds a cProfile listing for one endpoint.
+request per endpoint; ``--profile NAME`` adds a cProfile listing for one endpoint and
+``--sql NAME`` the SQL of its last request.
 
 To compare with an older commit: ``git worktree add /tmp/old <commit>``, then run
 ``.venv/bin/python -m bench.inprocess --root /tmp/old`` and without
@@ -78,17 +79,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("-n", type=int, default=50, help="requests per endpoint (max 50)")
     parser.add_argument("--profile", choices=ENDPOINTS, help="cProfile one endpoint")
+    parser.add_argument("--sql", choices=ENDPOINTS, help="the SQL of one endpoint's last request")
     args = parser.parse_args(argv)
     n = max(2, min(args.n, 50))
     tmp = Path(tempfile.mkdtemp(prefix="jass-probe-"))
     try:
         configure(args.root.resolve(), tmp)
-        return probe(n, args.root, args.profile)
+        return probe(n, args.root, args.profile, args.sql)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def probe(n: int, root: Path, profile: str | None) -> int:
+def probe(n: int, root: Path, profile: str | None, sql: str | None = None) -> int:
 
     import django
 
@@ -238,6 +240,8 @@ def probe(n: int, root: Path, profile: str | None) -> int:
             if i == 0:
                 first = (len(queries.captured_queries), response.status_code)
         last = len(queries.captured_queries)
+        if name == sql:
+            sql_text = [q["sql"] for q in queries.captured_queries]
         print(
             f"  {name:<22} {statistics.median(times):8.2f} {statistics.mean(times):8.2f} "
             f"{f'{first[0]}/{last}':>11} {first[1]:7d}"
@@ -258,6 +262,10 @@ def probe(n: int, root: Path, profile: str | None) -> int:
         move=lambda i: table_move(i, goal_moves, player_client),
         cold_move=(forget_cold_round, lambda i: table_move(i, cold_moves, cold_client)),
     )
+    if sql:
+        print(f"SQL of the last {sql!r}:")
+        for number, text in enumerate(sql_text, 1):
+            print(f"  {number:2d}. {text}")
     if profile:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
     return 0

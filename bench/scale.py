@@ -16,7 +16,11 @@ missing) balances them round-robin with a health check on ``/health/``. Then, wi
    unacknowledged stored, every learner resumed at its first unanswered question.
 
 Nothing needs Redis: sessions are in PostgreSQL, the login throttle (django-axes) too,
-and the per-process caches hold only fragments that never change once stored.
+and the per-process caches hold only fragments that never change once stored. With
+``--redis-url`` (``make bench-scale`` runs it a second time so), both servers read the
+sessions from that one Redis (``REDIS_URL``: Django's cached_db over the same table),
+which is emptied first; the run then also checks that the sessions really were there
+and that every learner kept its session across the kill.
 
 A request cut by the kill reaches the client as HAProxy's 502 page (or 503 when no
 server is up): for the learner that is the same as a connection cut without a response
@@ -252,6 +256,19 @@ class Cluster:
         return "\n".join(s.tail(lines) for s in self.servers.values())
 
 
+def redis_keys(url: str, flush: bool = False) -> int:
+    """The number of keys in the Redis database at ``url`` (emptied first if ``flush``)."""
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url, socket_connect_timeout=2)
+        if flush:
+            client.flushdb()
+        return int(client.dbsize())
+    except Exception as error:  # noqa: BLE001 - any failure means: no Redis to run with
+        raise BenchError(f"no Redis at {url}: {error}") from error
+
+
 def parse(argv: list[str] | None) -> tuple[argparse.Namespace, argparse.Namespace]:
     parser = argparse.ArgumentParser(
         prog="python -m bench.scale", description=__doc__.splitlines()[0]
@@ -261,6 +278,11 @@ def parse(argv: list[str] | None) -> tuple[argparse.Namespace, argparse.Namespac
     )
     parser.add_argument("--server-workers", type=int, default=(os.cpu_count() or 1) + 1)
     parser.add_argument("--port", type=int, default=8200, help="first port to try")
+    parser.add_argument(
+        "--redis-url",
+        default="",
+        help="sessions in this Redis, shared by both servers (its database is emptied)",
+    )
     own, rest = parser.parse_known_args(argv)
     defaults = ["--learners", "30", "--questions", "6", "--fault-questions", "8", "--think", "1"]
     args = web.parse_args([*defaults, *[a for a in rest if a != "--"]])
@@ -280,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         env = production_env(database)
         env["JASS_PROXY_COUNT"] = "1"  # HAProxy appends the client's address
+        env["REDIS_URL"] = own.redis_url  # empty: unset, the sessions in the database only
+        if own.redis_url:
+            redis_keys(own.redis_url, flush=True)
         setup_django_like(env)
         from django.db import connections
 
@@ -313,7 +338,12 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"Jass tutor scale-out benchmark: {database.label}; {os.cpu_count()} CPUs; "
             f"HAProxy on 127.0.0.1:{proxy.port} -> server a :{port_a}, server b :{port_b} "
-            f"(gunicorn sync x {own.server_workers} each); {args.learners} learners"
+            f"(gunicorn sync x {own.server_workers} each); {args.learners} learners; "
+            + (
+                f"sessions shared through Redis at {own.redis_url}"
+                if own.redis_url
+                else "sessions in the database"
+            )
         )
         web.warm_up(proxy.port, plan.lessons, own.server_workers * 6)
         web.Client = ProxyClient  # Bench's browsers talk through HAProxy: its 502 = cut
@@ -338,10 +368,19 @@ def main(argv: list[str] | None = None) -> int:
             cluster.sessions_at_kill.get(n, 0) > 0 for n in ("a", "b")
         )
         verdicts["scale: b served after the kill"] = served.get("b", 0) > 0
+        if own.redis_url:
+            sessions = redis_keys(own.redis_url)
+            print(f"REDIS: {sessions} session copies in {own.redis_url} after the run")
+            verdicts["scale: the sessions were shared through Redis"] = sessions > 0
         learner_ids = [st.pk for st in bench.states]
         verdicts["reconciliation"] = web.report_reconciliation(learner_ids, bench.acks, None)
         connections.close_all()
-        status = web.conclude(verdicts, args, started, "two servers on PostgreSQL")
+        status = web.conclude(
+            verdicts,
+            args,
+            started,
+            "two servers on PostgreSQL" + (" and Redis" if own.redis_url else ""),
+        )
         for name, server in servers.items():
             print(f"server {name}: " + web.log_summary(server.tail(100_000)))
         return status
