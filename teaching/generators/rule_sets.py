@@ -67,6 +67,26 @@ class RuleSetDifference:
     other: str
     other_answer: ChoiceValue | None
 
+    def to_dict(self) -> dict[str, Any]:
+        """As plain JSON data, to be stored beside the question (read back with
+        :meth:`from_dict`).
+
+        >>> d = RuleSetDifference("low_quads_score", "R5.2", "w-en", {"points": 50})
+        >>> RuleSetDifference.from_dict(json.loads(json.dumps(d.to_dict()))) == d
+        True
+        """
+        return {
+            "field": self.field,
+            "rule": self.rule,
+            "other": self.other,
+            "other_answer": self.other_answer,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSetDifference:
+        """Read back :meth:`to_dict` data; a ``KeyError`` names a missing field."""
+        return cls(data["field"], data["rule"], data["other"], data["other_answer"])
+
 
 def inputs_under(kind: str, inputs: Inputs, rules: RuleSet, other: RuleSet) -> dict[str, Any]:
     """The inputs of a question of ``rules`` as they would be under ``other``.

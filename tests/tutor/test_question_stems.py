@@ -10,9 +10,12 @@ from django.urls import reverse
 
 from rules_core import RuleSet
 from teaching.generators import KINDS, generate
-from tests.factories import LessonFactory
+from teaching.generators.rule_sets import answer_depends_on
+from tests.factories import LearnerFactory, LessonFactory
 from tests.tutor.test_numbering import readable_text
-from tutor.quizzes.services import create_quiz
+from tutor.quizzes import presenters
+from tutor.quizzes.presenters import present, stored_differences
+from tutor.quizzes.services import answer, create_quiz
 
 pytestmark = pytest.mark.django_db
 
@@ -109,3 +112,46 @@ def test_f2_r6_1_an_undenufe_stoeck_question_speaks_of_no_trump(client, learner,
     body = text[text.index({"en": "The two cards", "de": "Die beiden Karten"}[lang]) :]
     stem = body.split({"en": "The round so far", "de": "Die Runde bis jetzt"}[lang])[0]
     assert "trump" not in stem.lower() and "Trumpf" not in stem, stem
+
+
+def test_item2_the_rule_set_differences_are_solved_once_when_the_question_is_stored():
+    """Issue 24: stored with the question, equal to what the engine solves on a reveal."""
+    learner = LearnerFactory()
+    quiz = create_quiz(
+        learner=learner,
+        kinds=[kind for kind in KINDS for _ in range(3)],
+        seeds=list(range(3 * len(KINDS))),
+        rules=RuleSet.preset("w-en"),
+    )
+    questions = list(quiz.questions.all())
+    assert any(q.rule_set_differences for q in questions)  # some answers do depend on it
+    for q in questions:
+        solved = answer_depends_on(q.kind, q.question["inputs"], RuleSet.preset("w-en"))
+        assert q.rule_set_differences == [d.to_dict() for d in solved]
+        assert stored_differences(q) == solved
+
+
+def test_item2_a_reveal_uses_the_stored_differences_and_solves_for_older_questions(
+    monkeypatch,
+):
+    seed = seed_where(
+        "weis_value",
+        "default",
+        lambda q: (
+            q.answer_value["points"] == 100 and "low_quads_not_counted" in q.mistakes.values()
+        ),
+    )
+    quiz = create_quiz(learner=LearnerFactory(), kinds=["weis_value"], seeds=[seed])
+    question = quiz.questions.get()
+    answer(learner=quiz.learner, question=question, choice=question.question["answer"])
+    with_stored = present(question, reveal=True)
+    assert [n.rule for n in with_stored.rule_set_notes] == ["R5.2"]
+
+    def unsolvable(*args):
+        raise AssertionError("solved again although stored")
+
+    monkeypatch.setattr(presenters, "answer_depends_on", unsolvable)
+    assert present(question, reveal=True).rule_set_notes == with_stored.rule_set_notes
+    monkeypatch.undo()
+    question.rule_set_differences = None  # a question stored before the column
+    assert present(question, reveal=True).rule_set_notes == with_stored.rule_set_notes

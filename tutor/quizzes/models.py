@@ -96,6 +96,12 @@ class QuizQuestion(models.Model):
     # after its due date keeps correctness hidden, so its answers wait until then
     # (services.settle_released_answers); everything else counts at once.
     skill_recorded_at = models.DateTimeField(null=True, blank=True)
+    # The rules of its rule set the answer depends on, solved by the engine when the
+    # question was stored (teaching.generators.rule_sets.answer_depends_on, as
+    # RuleSetDifference.to_dict() data): they never change, and solving the question
+    # again under every preset on each reveal took a twentieth of a learner's cycle.
+    # Null for questions stored before: computed on each reveal then.
+    rule_set_differences = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["quiz", "position"]

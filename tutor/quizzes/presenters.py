@@ -644,14 +644,27 @@ def _rule_set_note(
 
 
 def rule_set_notes(
-    kind: str, inputs: dict[str, Any], prompt: dict[str, Any], rules: RuleSet, deck: str
+    kind: str,
+    inputs: dict[str, Any],
+    prompt: dict[str, Any],
+    rules: RuleSet,
+    deck: str,
+    differences: tuple[RuleSetDifference, ...] | None = None,
 ) -> tuple[RuleSetNote, ...]:
-    """Where the answer depends on the rule set, which of its rules made the difference."""
+    """Where the answer depends on the rule set, which of its rules made the difference
+    (``differences``: as stored with the question; solved here when None)."""
     contract = Contract.parse(inputs["contract"]) if "contract" in inputs else None
-    return tuple(
-        _rule_set_note(kind, d, rules, contract, prompt, deck)
-        for d in answer_depends_on(kind, inputs, rules)
-    )
+    if differences is None:
+        differences = answer_depends_on(kind, inputs, rules)
+    return tuple(_rule_set_note(kind, d, rules, contract, prompt, deck) for d in differences)
+
+
+def stored_differences(question: QuizQuestion) -> tuple[RuleSetDifference, ...] | None:
+    """The rule-set differences stored with ``question`` (None: stored before they were)."""
+    stored = question.rule_set_differences
+    if stored is None:
+        return None
+    return tuple(RuleSetDifference.from_dict(d) for d in stored)
 
 
 def mistake_context(data: dict[str, Any], deck: str) -> MistakeContext:
@@ -693,15 +706,48 @@ def present(question: QuizQuestion, *, reveal: bool, deck: str = "swiss") -> Que
         if not view.correct:
             view.mistake = feedback_mistake(data, question.answered_choice, deck)
         view.solution = _solution(question.kind, inputs, rules, deck)
-        view.rule_set_notes = rule_set_notes(question.kind, inputs, prompt, rules, deck)
+        view.rule_set_notes = rule_set_notes(
+            question.kind, inputs, prompt, rules, deck, stored_differences(question)
+        )
         # The page links each rule to the lesson that teaches it (the lessons app's
         # {% lesson_links %} tag: lessons sit above quizzes in the app order).
         view.rules_tested = list(data["rules_tested"])
     return view
 
 
+class LazyView:
+    """:func:`present`'s view of a question, made only when a template first reads it
+    (a cached card reads nothing). Unlike Django's ``SimpleLazyObject``, each attribute
+    read is then kept on this object: a card reads the view a hundred times and more,
+    and going through the proxy every time cost more than the reads themselves.
+
+    >>> calls = []
+    >>> view = LazyView(lambda: calls.append(1) or QuestionView(
+    ...     "basics", "Basics", RuleSet(), "default", None, {}, []))
+    >>> len(calls)
+    0
+    >>> view.kind, view.kind, view.revealed, len(calls)
+    ('basics', 'basics', False, 1)
+    """
+
+    def __init__(self, make: Callable[[], QuestionView]) -> None:
+        self._make = make
+        self._view: QuestionView | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for what is not on this object yet: the view's fields.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._view is None:
+            self._view = self._make()
+        value = getattr(self._view, name)
+        setattr(self, name, value)
+        return value
+
+
 __all__ = [
     "Body",
+    "LazyView",
     "QuestionView",
     "RuleSetNote",
     "Step",
@@ -710,4 +756,5 @@ __all__ = [
     "present",
     "rule_set_notes",
     "rule_set_of",
+    "stored_differences",
 ]

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from rules_core import RuleSet
 from teaching import mastery
 from teaching.generators import Question, generate
+from teaching.generators.rule_sets import answer_depends_on
 from tutor.accounts.models import User
 from tutor.core.assignment_policy import WorkRefused, check_work
 from tutor.core.kept import KeptStates
@@ -116,17 +117,28 @@ def create_quiz(
         assignment=assignment,
         attempt=attempt,
     )
-    QuizQuestion.objects.bulk_create(
-        QuizQuestion(
-            quiz=quiz,
-            position=position,
-            kind=kind,
-            seed=seed,
-            question=(stored or {}).get(position) or generate(kind, seed, rules).to_dict(),
+    rows = []
+    for position, (kind, seed) in enumerate(zip(kinds, seeds, strict=True)):
+        data = (stored or {}).get(position) or generate(kind, seed, rules).to_dict()
+        rows.append(
+            QuizQuestion(
+                quiz=quiz,
+                position=position,
+                kind=kind,
+                seed=seed,
+                question=data,
+                rule_set_differences=rule_set_differences(kind, data),
+            )
         )
-        for position, (kind, seed) in enumerate(zip(kinds, seeds, strict=True))
-    )
+    QuizQuestion.objects.bulk_create(rows)
     return quiz
+
+
+def rule_set_differences(kind: str, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What a stored question's ``rule_set_differences`` holds: the rules of its rule set
+    its answer depends on, solved once, when the question is stored."""
+    rules = RuleSet.from_dict(data["rules"])
+    return [d.to_dict() for d in answer_depends_on(kind, data["inputs"], rules)]
 
 
 def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutcome:
@@ -340,13 +352,15 @@ def add_question(*, quiz: Quiz, kind: str, seed: int, rules: RuleSet) -> QuizQue
         raise QuizError("Only a lesson quiz grows.")
     last = quiz.questions.aggregate(last=Max("position"))["last"]
     try:
+        data = generate(kind, seed, rules).to_dict()
         with transaction.atomic():
             question = QuizQuestion.objects.create(
                 quiz=quiz,
                 position=0 if last is None else last + 1,
                 kind=kind,
                 seed=seed,
-                question=generate(kind, seed, rules).to_dict(),
+                question=data,
+                rule_set_differences=rule_set_differences(kind, data),
             )
             Quiz.objects.filter(pk=quiz.pk).update(completed_at=None)
     except IntegrityError:

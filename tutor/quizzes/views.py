@@ -6,7 +6,6 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -18,7 +17,7 @@ from tutor.core.context_processors import current_deck
 from . import selectors, services
 from .forms import AnswerForm, PracticeForm
 from .models import QuizQuestion, Skill
-from .presenters import present
+from .presenters import LazyView, present
 
 
 @learner_required
@@ -74,7 +73,7 @@ def _question_context(
         "recorded": question.answered and not visible,
         "revealed": revealed,
         # Lazy: the template asks for it only where a fragment is not cached yet.
-        "view": SimpleLazyObject(partial(present, question, reveal=revealed, deck=deck)),
+        "view": LazyView(partial(present, question, reveal=revealed, deck=deck)),
         "total": total,
         "number": question.position + 1,
         "is_last": question.position + 1 >= total,
