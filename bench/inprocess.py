@@ -196,13 +196,27 @@ def probe(n: int, root: Path, profile: str | None, sql: str | None = None) -> in
         QuizQuestion.objects.filter(quiz_id=full_cycle).values_list("position", "question")
     )
 
-    def answer(i: int, quiz: int = answered, keys: dict = keys):
+    def answer(i: int, quiz: int = answered, keys: dict = keys, via: Client = client):
         choice = keys[i]["choices"][0]["key"]
         return form_post(
             f"/practice/{quiz}/q/{i}/answer/",
             {"choice": choice},
+            via,
             headers={"HX-Request": "true", "HX-Target": "question-card"},
         )
+
+    # A classmate given the same questions (an assignment's default), answering each
+    # right after the learner above and with the same choice: what the page kept of
+    # the learner's question serves the classmate.
+    from tutor.quizzes.services import create_quiz
+
+    cycle_rows = QuizQuestion.objects.filter(quiz_id=cycle).order_by("position")
+    mate_quiz = create_quiz(
+        learner=cold_player,
+        kinds=[q.kind for q in cycle_rows],
+        seeds=[q.seed for q in cycle_rows],
+        stored={q.position: q.question for q in cycle_rows},
+    ).pk
 
     work: dict[str, Callable[[int], object]] = {
         "health": lambda i: client.get("/health/"),
@@ -259,6 +273,12 @@ def probe(n: int, root: Path, profile: str | None, sql: str | None = None) -> in
             lambda i: client.get(f"/practice/{full_cycle}/q/{i}/"),
             lambda i: answer(i, full_cycle, full_keys),
         ),
+        mate_cycle=(
+            lambda i: cold_client.get(
+                f"/practice/{mate_quiz}/q/{i}/", headers={"HX-Request": "true"}
+            ),
+            lambda i: answer(i, mate_quiz, cycle_keys, cold_client),
+        ),
         move=lambda i: table_move(i, goal_moves, player_client),
         cold_move=(forget_cold_round, lambda i: table_move(i, cold_moves, cold_client)),
     )
@@ -283,6 +303,7 @@ def goals(
     floor: Callable[[int], object],
     cycle: tuple[Callable[[int], object], Callable[[int], object]],
     full_cycle: tuple[Callable[[int], object], Callable[[int], object]],
+    mate_cycle: tuple[Callable[[int], object], Callable[[int], object]],
     move: Callable[[int], object],
     cold_move: tuple[Callable[[int], None], Callable[[int], object]],
 ) -> None:
@@ -292,14 +313,17 @@ def goals(
     measured on the same machine at the same moment: a slower minute slows them
     alike, while the table above times each endpoint in its own second. The learner
     cycle is one question shown and answered (first time), as a
-    browser with htmx makes it (the card alone, then the answer)."""
-    floors, cycles, full, moves, cold = [], [], [], [], []
+    browser with htmx makes it (the card alone, then the answer); a classmate then
+    does the same with the same question (informational: what a class gains)."""
+    floors, cycles, full, mates, moves, cold = [], [], [], [], [], []
     page, post = cycle
+    mate_page, mate_post = mate_cycle
     full_page, full_post = full_cycle
     forget, cold_post = cold_move
     for i in range(n):
         floors.append(_cpu_ms(floor, i))
         cycles.append(_cpu_ms(page, i) + _cpu_ms(post, i))
+        mates.append(_cpu_ms(mate_page, i) + _cpu_ms(mate_post, i))
         full.append(_cpu_ms(full_page, i) + _cpu_ms(full_post, i))
         moves.append(_cpu_ms(move, i))
         forget(i)  # not timed
@@ -313,6 +337,7 @@ def goals(
         print(f"  {name:<14} {p50:7.2f} ms  {ratio:4.2f}x the floor (goal <= {goal}x): {verdict}")
     for label, times in (
         ("(learner cycle without JavaScript: the question as a whole page)", full),
+        ("(learner cycle, a classmate's same question, same choice, answered before)", mates),
         ("(table move, nothing kept: another worker made the last move)", cold),
     ):
         p50 = statistics.median(times)

@@ -11,6 +11,7 @@ from teaching.generators import KINDS, recompute
 from tests.factories import LearnerFactory, SkillStateFactory, TeacherFactory
 from tutor.core.cards import display_name
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
+from tutor.quizzes.presenters import present
 from tutor.quizzes.selectors import suggested_skills
 from tutor.quizzes.services import create_quiz
 
@@ -231,6 +232,38 @@ def test_cached_feedback_shows_each_learners_own_answer(client):
             page = client.get(q_url(quizzes[who], 0)).content.decode()
             assert verdict in page
             assert page.count("choice--chosen") == 1
+
+
+def test_classmates_given_the_same_question_share_its_rendering_not_their_links(
+    client, monkeypatch
+):
+    """Issue 24: the card and a choice's feedback are kept under what the question says,
+    so a class given the same questions has them rendered once; each pupil's page still
+    links to their own quiz, says their own number of questions and marks their choice."""
+    from tutor.quizzes import views
+
+    anna, ben = LearnerFactory(), LearnerFactory()
+    first = create_quiz(learner=anna, kinds=["ladder_step", "stoeck"], seeds=[7, 8])
+    stored = {q.position: q.question for q in first.questions.all()}
+    second = create_quiz(learner=ben, kinds=["ladder_step"], seeds=[7], stored=stored)
+    right, _wrong = right_and_wrong(first.questions.get(position=0))
+    client.force_login(anna)
+    client.get(q_url(first, 0))
+    client.post(q_url(first, 0, "answer"), {"choice": right}, follow=True)  # her feedback
+    presented = []
+    monkeypatch.setattr(views, "present", lambda *a, **k: presented.append(a) or present(*a, **k))
+    client.force_login(ben)
+    card = client.get(q_url(second, 0)).content.decode()
+    meta = re.search(r'class="question-meta">([^<·]*)', card).group(1)
+    assert meta.split() == ["Frage", "1", "von", "1"]  # Anna's quiz has 2: a head of its own
+    assert presented and 'name="choice"' in card
+    presented.clear()
+    client.post(q_url(second, 0, "answer"), {"choice": right})
+    page = client.get(q_url(second, 0)).content.decode()
+    assert presented == []  # head, body and this choice's feedback: all kept from Anna's
+    assert "feedback--right" in page and page.count("choice--chosen") == 1
+    assert reverse("quizzes:summary", args=[second.pk]) in page  # Ben's last question
+    assert f"/practice/{first.pk}/" not in page
 
 
 def test_answering_replaces_the_cached_form_with_the_feedback(client, learner, quiz):

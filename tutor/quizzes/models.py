@@ -7,10 +7,13 @@ templates only ever receive the parts a learner may see before answering.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
 
 from django.conf import settings
 from django.db import models
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from teaching import mastery
@@ -116,6 +119,14 @@ class QuizQuestion(models.Model):
     @property
     def answered(self) -> bool:
         return self.answered_at is not None
+
+    @cached_property
+    def content_digest(self) -> str:
+        """A digest of what the question says (its stored data): pages keep its rendering
+        under it, so that a class given the same questions (an assignment's default) has
+        each card and each choice's feedback rendered once, not once per pupil."""
+        text = json.dumps(self.question, sort_keys=True, separators=(",", ":"))
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 class SkillState(models.Model):
