@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.template.loader import render_to_string
 from django.utils import translation
 
 from rules_core import find_melds, score_round, stoeck_holder
@@ -19,6 +18,7 @@ from teaching.generators.announce import deadline_of, solve_claims
 from tutor.core.explain import announced_value, meld_label
 from tutor.quizzes.presenters import present
 from tutor.quizzes.services import unsaved_question
+from tutor.quizzes.stem_check import default_templates
 
 SEEDS = range(42)  # six periods of announce's seven cases, ten of jasstafel's four
 WRONG_NUMBER = re.compile(r"\b(?:Player|Spieler|Team)\s*[05-9]\b")
@@ -47,10 +47,8 @@ def render(question, choice: str, lang: str) -> dict[str, str]:
     row = unsaved_question(question, choice)
     with translation.override(lang):
         view = present(row, reveal=True)
-        parts = {
-            part: text(render_to_string(f"quizzes/kinds.html#{part}", {"view": view}))
-            for part in ("title", "body", "solution")
-        }
+        drawn = default_templates()  # the parts as the site draws them
+        parts = {part: text(drawn[part](view, "swiss")) for part in ("title", "body", "solution")}
         parts["choices"] = " | ".join(c["text"] for c in view.choices)
         parts["mistake"] = view.mistake
     return parts

@@ -4,24 +4,29 @@ Every page is a Django template; the parts drawn on every move of a busy request
 Jinja2 templates, which render the same markup in about half the time
 (docs/performance.md, "The goal met: a move at 1.9× the floor"). They use the same helpers as the
 Django templates, under the same names: ``card`` and ``hand`` (tutor.core.templatetags
-.cards), the filters of ``rules_ui`` (``seat_label``, ``team_short``, ...), ``url``,
-and ``dtl(name, **context)`` to draw a shared Django partial (``components/...``)
-where one is needed. Texts are translated with ``_``/``gettext``/``ngettext`` and
-``{% trans %}``, whose message ids are those of Django's ``{% blocktranslate %}``
-(``Trick %(n)s``); ``manage.py jinja_messages`` lists them for ``makemessages``.
+.cards), the tags and filters of ``rules_ui`` (``ladder_steps``, ``meld_label``,
+``seat_label``, ``team_short``, ...) as globals and filters, ``capfirst`` and ``url``.
+The shared displays of rules-core results are the macros of
+``jinja_templates/components/rules.jinja``; Django templates draw them with
+``{% jinja_macro %}`` (tutor/core/templatetags/jinja_macros.py). Texts are translated
+with ``_``/``gettext``/``ngettext`` and ``{% trans %}``, whose message ids are those of
+Django's ``{% blocktranslate %}`` (``Trick %(n)s``); ``manage.py jinja_messages`` lists
+them for ``makemessages``. Filters that word a value (``team_label``, ...) take the
+context, so that Jinja2 never words a constant such as ``0|team_label`` at compile time.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.template.loader import get_template
+from django.core.cache import caches
 from django.urls import get_script_prefix, reverse
 from django.utils import translation
+from django.utils.text import capfirst
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
@@ -61,6 +66,50 @@ def contract_label(context: Context, contract: Any) -> str:
     return ex.contract_label(contract, _deck(context))
 
 
+@pass_context
+def ladder_steps(
+    context: Context,
+    trace: Any,
+    side_a: str,
+    side_b: str,
+    meld_a: Any = None,
+    meld_b: Any = None,
+) -> list[ex.Explained]:
+    """``{% ladder_steps %}``: the ladder's steps as sentences; the two melds compared,
+    where given, let two fours of a kind be compared by rank."""
+    melds = (meld_a, meld_b) if meld_a and meld_b else None
+    return ex.explain_ladder(trace, _deck(context), side_a, side_b, melds)
+
+
+@pass_context
+def meld_label(context: Context, meld: Any) -> str:
+    return ex.meld_label(meld, _deck(context))
+
+
+@pass_context
+def card_label(context: Context, code: Any) -> str:
+    return ex.card_label(code, _deck(context))
+
+
+@pass_context
+def suit_label(context: Context, suit: Any) -> str:
+    return ex.suit_label(getattr(suit, "code", suit), _deck(context))
+
+
+def _worded(function: Callable[..., str]) -> Callable[..., str]:
+    """A filter that words its value in the active language, as one Jinja2 never
+    computes while compiling: ``0|team_label`` is a constant expression, which the
+    compiler would otherwise word once, in the language active then, for every later
+    render. (A filter that takes the context is never computed early.)"""
+
+    @pass_context
+    @functools.wraps(function)
+    def worded(_context: Context, value: Any, *args: Any) -> str:
+        return function(value, *args)
+
+    return worded
+
+
 def url(name: str, *args: Any) -> str:
     """``reverse(name, args=args)``, remembered: a round redraws the same links."""
     return _reverse(get_script_prefix(), settings.ROOT_URLCONF, name, args)
@@ -71,10 +120,25 @@ def _reverse(_prefix: str, _urlconf: str, name: str, args: tuple[Any, ...]) -> s
     return reverse(name, args=args)
 
 
-def dtl(template_name: str, **context: Any) -> Markup:
-    """A Django template (a partial such as ``components/rules.html#target-table``)."""
-    return Markup(get_template(template_name).render(context))
+@pass_context
+def kept(context: Context, key: tuple[Any, ...], draw: Callable[[], Any]) -> Markup:
+    """``draw()``'s markup, kept in the fragments cache (an hour) under ``key`` with the
+    language and the deck: for what never changes once stored, such as a question's
+    card (quizzes/card.jinja). As Django's {% cache %}, but the key names the parts."""
+    parts = ("jinja", *key, translation.get_language() or "", _deck(context))
+    name = ":".join(str(part) for part in parts)
+    fragments = caches["fragments"]
+    html = fragments.get(name)
+    if html is None:
+        html = str(draw())
+        fragments.set(name, html, 3600)
+    return Markup(html)  # noqa: S704 - drawn by Jinja2, which escaped every value
 
+
+# Helpers that apps above core add when they are ready (tutor/lessons/apps.py adds
+# ``lesson_links``): core imports nothing of them. Globals of the environment, which
+# Django builds on first use, after every app is ready.
+APP_HELPERS: dict[str, Callable[..., Any]] = {}
 
 JINJA_DIR = Path(__file__).resolve().parents[2] / "jinja_templates"
 MESSAGES_MODULE = Path(__file__).resolve().parent / "jinja_messages.py"
@@ -121,12 +185,30 @@ def environment(**options: Any) -> Environment:
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
         translation.gettext, translation.ngettext, newstyle=True
     )
-    env.globals.update(card=card, hand=hand, contract_label=contract_label, url=url, dtl=dtl)
+    env.globals.update(
+        card=card,
+        hand=hand,
+        contract_label=contract_label,
+        url=url,
+        ladder_steps=ladder_steps,
+        meld_label=meld_label,
+        card_label=card_label,
+        suit_label=suit_label,
+        meld_cards=rules_ui.meld_cards,
+        stoeck_sentence=rules_ui.stoeck_sentence,
+        stoeck_view=rules_ui.stoeck_view,
+        target_sentence=rules_ui.target_sentence,
+        kept=kept,
+    )
+    env.globals.update(APP_HELPERS)
     env.filters.update(
-        seat_label=ex.seat_label,
-        team_short=ex.team_short,
-        team_label=ex.team_label,
-        preset_label=ex.preset_label,
+        seat_label=_worded(ex.seat_label),
+        player_short=_worded(ex.player_short),
+        team_short=_worded(ex.team_short),
+        team_label=_worded(ex.team_label),
+        preset_label=_worded(ex.preset_label),
+        block_label=_worded(ex.block_label),
+        capfirst=capfirst,
         plus1=rules_ui.plus1,
         team_of=rules_ui.team_of,
     )

@@ -5,3 +5,13 @@ from django.utils.translation import gettext_lazy as _
 class LessonsConfig(AppConfig):
     name = "tutor.lessons"
     verbose_name = _("Lessons")
+
+    def ready(self) -> None:
+        # Quiz feedback links each rule to where a lesson teaches it: in Django templates
+        # through the {% lesson_links %} tag, in the Jinja2 ones through this helper
+        # (the apps below lessons, quizzes and core, import nothing of lessons).
+        from tutor.core.jinja import APP_HELPERS
+
+        from .selectors import lessons_for
+
+        APP_HELPERS["lesson_links"] = lessons_for

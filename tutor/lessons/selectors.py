@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import unicodedata
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -76,41 +77,62 @@ def rule_links(language: str) -> dict[str, RuleLink]:
     Kept a few minutes: lessons change only when ``load_lessons`` runs, before the
     server starts.
     """
+    return _kept_rule_links(language)[0]
+
+
+# By language: (stamp, links, URL by rule). The fragments cache holds only the stamp
+# (it expires, and a cleared cache forgets it): reading back the links from it would
+# unpickle them on every feedback, a tenth of a millisecond and more.
+_RULE_LINKS: dict[str, tuple[str, dict[str, RuleLink], dict[str, str]]] = {}
+
+
+def _kept_rule_links(language: str) -> tuple[dict[str, RuleLink], dict[str, str]]:
     key = f"rule-links:{language}"
-    links: dict[str, RuleLink] | None = caches["fragments"].get(key)
-    if links is None:
-        best: dict[str, tuple[tuple[float, int], RuleLink]] = {}
-        texts = (
-            LessonText.objects.filter(language=language)
-            .select_related("lesson")
-            .order_by("lesson__position", "lesson__slug")
-        )
-        for text in texts:
-            rules = text.lesson.rules
-            for rule in rules:
-                section_of = rule.split(".")[0]
-                share = sum(r.split(".")[0] == section_of for r in rules) / len(rules)
-                score = (share, len(citations(rule).findall(text.body)))
-                if rule in best and best[rule][0] >= score:
-                    continue
-                section = first_citing(text.body, rule)
-                link = RuleLink(
-                    rule,
-                    text.lesson.slug,
-                    section.anchor if section else None,
-                    section.title if section else "",
-                )
-                best[rule] = (score, link)
-        links = {rule: link for rule, (_score, link) in best.items()}
-        caches["fragments"].set(key, links, 300)
+    stamp: str | None = caches["fragments"].get(key)
+    kept = _RULE_LINKS.get(language)
+    if stamp is not None and kept is not None and kept[0] == stamp:
+        return kept[1], kept[2]
+    links = _build_rule_links(language)
+    if stamp is None:
+        stamp = uuid.uuid4().hex
+        caches["fragments"].set(key, stamp, 300)
+    urls = {rule: link.url for rule, link in links.items()}
+    _RULE_LINKS[language] = (stamp, links, urls)
+    return links, urls
+
+
+def _build_rule_links(language: str) -> dict[str, RuleLink]:
+    best: dict[str, tuple[tuple[float, int], RuleLink]] = {}
+    texts = (
+        LessonText.objects.filter(language=language)
+        .select_related("lesson")
+        .order_by("lesson__position", "lesson__slug")
+    )
+    for text in texts:
+        rules = text.lesson.rules
+        for rule in rules:
+            section_of = rule.split(".")[0]
+            share = sum(r.split(".")[0] == section_of for r in rules) / len(rules)
+            score = (share, len(citations(rule).findall(text.body)))
+            if rule in best and best[rule][0] >= score:
+                continue
+            section = first_citing(text.body, rule)
+            link = RuleLink(
+                rule,
+                text.lesson.slug,
+                section.anchor if section else None,
+                section.title if section else "",
+            )
+            best[rule] = (score, link)
+    links = {rule: link for rule, (_score, link) in best.items()}
     return links
 
 
 def lessons_for(rule_ids: Iterable[str]) -> list[tuple[str, str]]:
     """(rule, URL) for every rule a lesson teaches: the lesson that teaches it, at the
     section that first cites it (the heading's id), in the active language."""
-    links = rule_links((get_language() or "de")[:2])
-    return [(rule, links[rule].url) for rule in rule_ids if rule in links]
+    _links, urls = _kept_rule_links((get_language() or "de")[:2])
+    return [(rule, urls[rule]) for rule in rule_ids if rule in urls]
 
 
 # --- the glossary page -------------------------------------------------------------

@@ -37,11 +37,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from copy import copy
 from dataclasses import dataclass
 from html import unescape
-from typing import Any, cast
+from typing import Any
 
-from django.template import Template
-from django.template.backends.django import Template as BackendTemplate
-from django.template.loader import get_template
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -103,19 +100,38 @@ class Problem:
 
 # -- rendering ----------------------------------------------------------------------------
 
-PARTS = ("rule-set", "title", "body", "solution", "rule-set-notes")
-"""The partials of ``quizzes/kinds.html`` a question page and an in-lesson question
-render (the rule-set line, the question, the situation; after answering the
-explanation and the rule-set notes)."""
+PARTS = {
+    "rule-set": "rule_set",
+    "title": "title",
+    "body": "body",
+    "solution": "solution",
+    "rule-set-notes": "rule_set_notes",
+}
+"""The parts of a question a question page and an in-lesson question draw (the
+rule-set line, the question, the situation; after answering the explanation and the
+rule-set notes), with their macros in ``quizzes/kinds.jinja``."""
+
+Draw = Callable[[QuestionView, str], str]
+"""One part drawn: (view, deck) -> HTML."""
 
 
-def default_templates() -> dict[str, Template]:
-    """The compiled partials, loaded once and reused for every question."""
-    # The site's one template engine is Django's, whose templates hold the compiled one.
-    return {
-        part: cast(BackendTemplate, get_template(f"quizzes/kinds.html#{part}")).template
-        for part in PARTS
-    }
+def default_templates() -> dict[str, Draw]:
+    """The parts as the site draws them (the macros of ``quizzes/kinds.jinja``), the
+    template loaded once and reused for every question."""
+    from django.template import engines
+
+    template = engines["jinja2"].env.get_template("quizzes/kinds.jinja")  # type: ignore[attr-defined]
+    modules: dict[str, Any] = {}  # by deck: the macros draw the cards in the module's
+
+    def drawer(macro: str) -> Draw:
+        def draw(view: QuestionView, deck: str) -> str:
+            if deck not in modules:
+                modules[deck] = template.make_module({"deck": deck})
+            return str(getattr(modules[deck], macro)(view))
+
+        return draw
+
+    return {part: drawer(macro) for part, macro in PARTS.items()}
 
 
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
@@ -176,7 +192,7 @@ def render(
     question: Question,
     lang: str,
     deck: str = "swiss",
-    templates: Mapping[str, Template] | None = None,
+    templates: Mapping[str, Draw] | None = None,
 ) -> Rendered:
     """Render what a person reads of ``question`` in ``lang``: the unanswered question
     (rule set, title, body, choices) and the feedback (explanation, rule-set notes,
@@ -193,18 +209,12 @@ def render(
         html: dict[str, str] = {}
         for part in PARTS:
             view = before if part in ("rule-set", "title", "body") else after
-            html[part] = templates[part].render(_context(view, deck))
+            html[part] = templates[part](view, deck)
         text = {part: readable_lines(markup) for part, markup in html.items()}
         text["choices"] = [str(c["text"]) for c in before.choices]
         for key in question.mistakes:
             text[f"mistake {key}"] = [feedback_mistake(data, key, deck)]
     return Rendered(question, lang, deck, after, html, text)
-
-
-def _context(view: QuestionView, deck: str) -> Any:
-    from django.template import Context
-
-    return Context({"view": view, "deck": deck}, autoescape=True)
 
 
 # -- the facts ---------------------------------------------------------------------------
@@ -887,7 +897,7 @@ def check_question(
     question: Question,
     langs: Iterable[str] = LANGS,
     deck: str = "swiss",
-    templates: Mapping[str, Template] | None = None,
+    templates: Mapping[str, Draw] | None = None,
 ) -> list[Problem]:
     """Every problem of one question, in each language."""
     preset = _rules(question).preset_name() or "custom"
@@ -912,6 +922,7 @@ __all__ = [
     "LANGS",
     "PARTS",
     "PRESUPPOSES",
+    "Draw",
     "Problem",
     "Rendered",
     "check_facts",

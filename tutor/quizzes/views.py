@@ -5,7 +5,9 @@ from functools import partial
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template import engines
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -72,6 +74,7 @@ def _question_context(
         "question": question,
         "recorded": question.answered and not visible,
         "revealed": revealed,
+        "deck": deck,
         # Lazy: the template asks for it only where a fragment is not cached yet.
         "view": LazyView(partial(present, question, reveal=revealed, deck=deck)),
         "total": total,
@@ -79,6 +82,23 @@ def _question_context(
         "is_last": question.position + 1 >= total,
         **extra,
     }
+
+
+# The card, which every question and answer draws: Jinja2 (tutor/core/jinja.py); the
+# page around it is a Django template.
+CARD_TEMPLATE = "quizzes/card.jinja"
+
+
+def _card_html(request: HttpRequest, context: dict[str, object], part: str) -> SafeString:
+    """The card (``part``: see the template) drawn from ``_question_context``."""
+    template = engines["jinja2"].get_template(CARD_TEMPLATE)
+    html = template.render({**context, "part": part}, request)
+    return mark_safe(html)  # noqa: S308 - Jinja2 escaped every value (autoescape)
+
+
+def _page(request: HttpRequest, context: dict[str, object], status: int = 200) -> HttpResponse:
+    context["card_html"] = _card_html(request, context, "page")
+    return render(request, "quizzes/question.html", context, status=status)
 
 
 @learner_required
@@ -89,10 +109,10 @@ def question(request: AuthedRequest, quiz_id: int, position: int) -> HttpRespons
     services.mark_shown(question)
     context = _question_context(request, question)
     if request.htmx:
-        response = render(request, "quizzes/question.html#next-card", context)
+        response = HttpResponse(_card_html(request, context, "next-card"))
         response["HX-Push-Url"] = request.path  # the question's, after the quiz's redirect
         return response
-    return render(request, "quizzes/question.html", context)
+    return _page(request, context)
 
 
 @learner_required
@@ -124,12 +144,11 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
             error, status = str(closed), 409
     if request.htmx:
         context = _question_context(request, question, error=error)
-        return render(request, "quizzes/question.html#question-card", context, status=status)
+        return HttpResponse(_card_html(request, context, "card"), status=status)
     if error:
         messages.error(request, error)
         if status == 400:
-            context = _question_context(request, question, error=error)
-            return render(request, "quizzes/question.html", context, status=status)
+            return _page(request, _question_context(request, question, error=error), status)
     return redirect("quizzes:question", quiz_id=quiz_id, position=position)
 
 

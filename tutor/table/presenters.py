@@ -110,9 +110,9 @@ class Decision:
     given: str
     sentences: list[str]
     card: str | None = None
-    stoeck: StoeckResult | None = None  # for components/rules.html#stoeck-verdict
+    stoeck: StoeckResult | None = None  # for stoeck_verdict in components/rules.jinja
     ladder: list[ex.Explained] = field(default_factory=list)  # worded ladder steps
-    target: TargetResult | None = None  # for components/rules.html#target-table
+    target: TargetResult | None = None  # for target_table in components/rules.jinja
     rows: list[Decision] = field(default_factory=list)  # a Jasstafel's six blocks
     lesson_url: str = ""  # the lesson section that teaches ``rule``
     row: BlockRow | None = None  # a Jasstafel block
