@@ -46,6 +46,7 @@ ENDPOINTS = (
     "dashboard",
     "resume redirect",
     "question page",
+    "question card (htmx)",
     "answer post (htmx)",
     "question revisit",
     "table start",
@@ -110,12 +111,12 @@ def probe(n: int, root: Path, profile: str | None, sql: str | None = None) -> in
 
     call_command("collectstatic", interactive=False, verbosity=0)
     plan = prepare(
-        learners=3, questions=12, fault_questions=0, practice_quizzes=5, collectstatic=False
+        learners=3, questions=12, fault_questions=0, practice_quizzes=6, collectstatic=False
     )
     learner = plan.learners[0]
     client = Client(HTTP_ACCEPT_LANGUAGE="de")
     client.force_login(User.objects.get(pk=learner.pk))
-    shown, answered, spare, cycle, full_cycle = learner.practice
+    shown, answered, spare, cycle, full_cycle, card = learner.practice
     keys = dict(QuizQuestion.objects.filter(quiz_id=answered).values_list("position", "question"))
     lessons = plan.lessons
     user = User.objects.get(pk=learner.pk)
@@ -226,6 +227,9 @@ def probe(n: int, root: Path, profile: str | None, sql: str | None = None) -> in
         "dashboard": lambda i: client.get("/dashboard/"),
         "resume redirect": lambda i: client.get(f"/practice/{spare}/"),
         "question page": lambda i: client.get(f"/practice/{shown}/q/{i}/"),
+        "question card (htmx)": lambda i: client.get(
+            f"/practice/{card}/q/{i}/", headers={"HX-Request": "true"}
+        ),
         "answer post (htmx)": answer,
         "question revisit": lambda i: client.get(f"/practice/{answered}/q/{i}/"),
         "table start": lambda i: form_post(
