@@ -25,6 +25,7 @@ import random
 import re
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -63,13 +64,22 @@ PRESETS = ("default", "w-en", "ausmachregel", "swisslos-2500")
 MAX_STEPS = 60  # a round takes 11 moves, a few more with wrong cards
 
 
-def choose(table: Any, rng: random.Random, wrong_share: float) -> tuple[dict[str, Any], str]:
-    """The next move and what it is: "reference", or a deliberate mistake."""
+def choose(
+    table: Any, rng: random.Random, wrong_share: float, tried: Sequence[dict[str, Any]] = ()
+) -> tuple[dict[str, Any], str]:
+    """The next move and what it is: "reference", or a deliberate mistake, never one of
+    ``tried`` (the mistakes made since the table last changed: the site refuses a card
+    tried again at the same moment with a 400, issue 22, and tells the learner so)."""
     from teaching.table import reference_move
 
     move = reference_move(table)
     if rng.random() >= wrong_share:
         return move, "reference"
+    wrong, kind = _mistake(table, rng, move)
+    return (move, "reference") if wrong in tried else (wrong, kind)
+
+
+def _mistake(table: Any, rng: random.Random, move: dict[str, Any]) -> tuple[dict[str, Any], str]:
     if table.phase == "play":
         if move.get("stoeck"):  # rarer than a chance of an illegal card: first
             return {k: v for k, v in move.items() if k != "stoeck"}, "forgotten Stöck"
@@ -206,6 +216,7 @@ class TablePhase:
         scenario = Scenario.from_dict(data)
         body = self.page(client, rec, round_id, 0)
         moves: list[dict[str, Any]] = []
+        tried: list[dict[str, Any]] = []  # illegal cards tried since the table last changed
         for _step in range(MAX_STEPS):
             table = referee(scenario, moves)
             if table.phase == "done":
@@ -213,7 +224,7 @@ class TablePhase:
                 break
             if time.monotonic() > deadline:
                 return
-            move, kind = choose(table, rng, self.args.table_wrong_share)
+            move, kind = choose(table, rng, self.args.table_wrong_share, tried)
             if kind != "reference":
                 with self.lock:
                     self.counts.wrong[kind] = self.counts.wrong.get(kind, 0) + 1
@@ -227,6 +238,8 @@ class TablePhase:
                 if shown is None:
                     return
                 body = shown
+                made_illegal = kind == "illegal card" and moves and moves[-1] == move
+                tried = [*tried, move] if made_illegal else []
                 continue
             endpoint = TABLE_MOVE if htmx else TABLE_MOVE_PLAIN
             n = len(moves)
@@ -237,6 +250,8 @@ class TablePhase:
                     rec.error(endpoint, f"/table/{round_id}/move/", r.status, "refused")
                 return
             self.made(log, moves, n, move)
+            # An illegal card changes nothing at the table; every other move does.
+            tried = [*tried, move] if kind == "illegal card" else []
             body = r.body
             if roll < self.args.pair_share + self.args.double_share:
                 self.again(client, rec, log, moves, n, move, htmx)
