@@ -24,10 +24,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
+from django.template import engines
 from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.text import capfirst
-from jinja2 import Environment, pass_context
+from jinja2 import Environment, Template, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
@@ -96,6 +97,15 @@ def suit_label(context: Context, suit: Any) -> str:
     return ex.suit_label(getattr(suit, "code", suit), _deck(context))
 
 
+def stoeck_view(scenario: Any) -> list[list[dict[str, Any]]]:
+    """A Stöck scenario's plays by trick, marking the holder's pair and the calls."""
+    return ex.stoeck_timeline(
+        scenario.plays,
+        [(c.seat, c.after_play, c.prompted) for c in scenario.calls],
+        {scenario.first_index, scenario.second_index},
+    )
+
+
 def _worded(function: Callable[..., str]) -> Callable[..., str]:
     """A filter that words its value in the active language, as one Jinja2 never
     computes while compiling: ``0|team_label`` is a constant expression, which the
@@ -133,6 +143,23 @@ def kept(context: Context, key: tuple[Any, ...], draw: Callable[[], Any]) -> Mar
         html = str(draw())
         fragments.set(name, html, 3600)
     return Markup(html)  # noqa: S704 - drawn by Jinja2, which escaped every value
+
+
+def macros(template_name: str, deck: str, card_lang: str | None = None) -> Any:
+    """The macros of the Jinja2 template ``template_name``, drawing cards in ``deck``
+    (and ``card_lang``; else the active language), as a template importing it ``with
+    context`` gets them: for Django templates ({% jinja_macro %}) and the stem checker."""
+    template = engines["jinja2"].env.get_template(template_name)  # type: ignore[attr-defined]
+    return _module(template, deck, card_lang)
+
+
+@functools.lru_cache(maxsize=64)
+def _module(template: Template, deck: str, card_lang: str | None) -> Any:
+    # Kept, as the macros do not change (a changed template file is a new Template).
+    values: dict[str, Any] = {"deck": deck}
+    if card_lang:
+        values["card_lang"] = card_lang
+    return template.make_module(vars=values)
 
 
 # Helpers that apps above core add when they are ready (tutor/lessons/apps.py adds
@@ -195,9 +222,9 @@ def environment(**options: Any) -> Environment:
         card_label=card_label,
         suit_label=suit_label,
         meld_cards=rules_ui.meld_cards,
-        stoeck_sentence=rules_ui.stoeck_sentence,
-        stoeck_view=rules_ui.stoeck_view,
-        target_sentence=rules_ui.target_sentence,
+        stoeck_sentence=ex.stoeck_sentence,
+        stoeck_view=stoeck_view,
+        target_sentence=ex.target_sentence,
         kept=kept,
     )
     env.globals.update(APP_HELPERS)

@@ -7,9 +7,9 @@ class LessonsConfig(AppConfig):
     verbose_name = _("Lessons")
 
     def ready(self) -> None:
-        # Quiz feedback links each rule to where a lesson teaches it: in Django templates
-        # through the {% lesson_links %} tag, in the Jinja2 ones through this helper
-        # (the apps below lessons, quizzes and core, import nothing of lessons).
+        # Quiz feedback (jinja_templates/quizzes/kinds.jinja) links each rule to where a
+        # lesson teaches it through this helper: the apps below lessons, quizzes and
+        # core, import nothing of lessons.
         from tutor.core.jinja import APP_HELPERS
 
         from .selectors import lessons_for

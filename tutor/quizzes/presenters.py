@@ -710,7 +710,7 @@ def present(question: QuizQuestion, *, reveal: bool, deck: str = "swiss") -> Que
             question.kind, inputs, prompt, rules, deck, stored_differences(question)
         )
         # The page links each rule to the lesson that teaches it (the lessons app's
-        # {% lesson_links %} tag: lessons sit above quizzes in the app order).
+        # lesson_links helper of the Jinja2 templates: lessons sit above quizzes).
         view.rules_tested = list(data["rules_tested"])
     return view
 

@@ -60,6 +60,7 @@ from teaching.generators.base import canon, score_of
 from teaching.generators.rule_sets import FIELD_RULES, inputs_under, solve_under, with_field
 from tutor.core import explain as ex
 from tutor.core.cards import display_name
+from tutor.core.jinja import macros
 
 from .mistakes import mistake_text
 from .presenters import (
@@ -116,18 +117,11 @@ Draw = Callable[[QuestionView, str], str]
 
 
 def default_templates() -> dict[str, Draw]:
-    """The parts as the site draws them (the macros of ``quizzes/kinds.jinja``), the
-    template loaded once and reused for every question."""
-    from django.template import engines
-
-    template = engines["jinja2"].env.get_template("quizzes/kinds.jinja")  # type: ignore[attr-defined]
-    modules: dict[str, Any] = {}  # by deck: the macros draw the cards in the module's
+    """The parts as the site draws them (the macros of ``quizzes/kinds.jinja``)."""
 
     def drawer(macro: str) -> Draw:
         def draw(view: QuestionView, deck: str) -> str:
-            if deck not in modules:
-                modules[deck] = template.make_module({"deck": deck})
-            return str(getattr(modules[deck], macro)(view))
+            return str(getattr(macros("quizzes/kinds.jinja", deck), macro)(view))
 
         return draw
 

@@ -61,7 +61,8 @@ def card_html(code: str, lang: str, deck: str, marked: bool) -> SafeString:
     )
 
 
-def _deck(context: template.Context) -> str:
+def context_deck(context: template.Context) -> str:
+    """The deck a Django template draws in: the context's, else the visitor's."""
     if "deck" in context:
         deck: str = context["deck"]
         return deck
@@ -75,7 +76,7 @@ def _lang() -> str:
 
 @register.simple_tag(takes_context=True)
 def card(context: template.Context, card: Any, marked: bool = False) -> SafeString:
-    return card_html(str(card), _lang(), _deck(context), bool(marked))
+    return card_html(str(card), _lang(), context_deck(context), bool(marked))
 
 
 @register.simple_tag(takes_context=True)
@@ -85,7 +86,7 @@ def hand(
     marked: Iterable[Any] = (),
     label: str = "",
 ) -> SafeString:
-    return hand_html(cards, _lang(), _deck(context), marked, label)
+    return hand_html(cards, _lang(), context_deck(context), marked, label)
 
 
 def hand_html(

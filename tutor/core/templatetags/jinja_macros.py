@@ -18,46 +18,20 @@ template did.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from django import template
-from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
-from jinja2 import Environment, Template
 
-from tutor.core.context_processors import current_deck
+from tutor.core.jinja import macros
+from tutor.core.templatetags.cards import context_deck
 
 register = template.Library()
-
-
-def _env() -> Environment:
-    env: Environment = engines["jinja2"].env  # type: ignore[attr-defined]
-    return env
-
-
-def _deck(context: template.Context) -> str:
-    """The caller's deck, as ``{% card %}`` finds it: the context's, else the visitor's."""
-    if "deck" in context:
-        deck: str = context["deck"]
-        return deck
-    request = context.get("request")
-    return current_deck(request) if request is not None else "swiss"
-
-
-@functools.lru_cache(maxsize=64)
-def _module(jinja_template: Template, deck: str, card_lang: str | None) -> Any:
-    """The template's macros bound to a deck and card language; kept, as they do not
-    change (a changed template file is a new ``Template``, hence a new key)."""
-    values: dict[str, Any] = {"deck": deck}
-    if card_lang:
-        values["card_lang"] = card_lang
-    return jinja_template.make_module(vars=values)
 
 
 @register.simple_tag(takes_context=True)
 def jinja_macro(
     context: template.Context, template_name: str, macro_name: str, **kwargs: Any
 ) -> SafeString:
-    module = _module(_env().get_template(template_name), _deck(context), context.get("card_lang"))
+    module = macros(template_name, context_deck(context), context.get("card_lang"))
     return mark_safe(str(getattr(module, macro_name)(**kwargs)))  # noqa: S308 - escaped by Jinja2

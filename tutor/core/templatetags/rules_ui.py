@@ -16,21 +16,6 @@ def _deck(context: template.Context) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def ladder_steps(
-    context: template.Context,
-    trace: Any,
-    side_a: str,
-    side_b: str,
-    meld_a: Any = None,
-    meld_b: Any = None,
-) -> list[ex.Explained]:
-    """The ladder's steps as sentences; ``meld_a``/``meld_b`` (the melds compared, where
-    the page has them) let two fours of a kind be compared by rank."""
-    melds = (meld_a, meld_b) if meld_a and meld_b else None
-    return ex.explain_ladder(trace, _deck(context), side_a, side_b, melds)
-
-
-@register.simple_tag(takes_context=True)
 def meld_label(context: template.Context, meld: Any) -> str:
     return ex.meld_label(meld, _deck(context))
 
@@ -38,11 +23,6 @@ def meld_label(context: template.Context, meld: Any) -> str:
 @register.simple_tag(takes_context=True)
 def card_label(context: template.Context, card: Any) -> str:
     return ex.card_label(card, _deck(context))
-
-
-@register.simple_tag(takes_context=True)
-def suit_label(context: template.Context, suit: Any) -> str:
-    return ex.suit_label(getattr(suit, "code", suit), _deck(context))
 
 
 @register.simple_tag(takes_context=True)
@@ -67,11 +47,6 @@ def seat_label(seat: int | None) -> str:
 
 
 @register.filter
-def player_short(seat: int) -> str:
-    return ex.player_short(seat)
-
-
-@register.filter
 def team_label(team: int | None) -> str:
     return ex.team_label(team)
 
@@ -79,31 +54,6 @@ def team_label(team: int | None) -> str:
 @register.filter
 def team_of(seat: int) -> int:
     return seat % 2
-
-
-@register.simple_tag
-def stoeck_sentence(result: Any) -> str:
-    return ex.stoeck_sentence(result)
-
-
-@register.simple_tag
-def stoeck_view(scenario: Any) -> list[list[dict[str, Any]]]:
-    """A Stöck scenario's plays by trick, marking the holder's pair and the calls."""
-    return ex.stoeck_timeline(
-        scenario.plays,
-        [(c.seat, c.after_play, c.prompted) for c in scenario.calls],
-        {scenario.first_index, scenario.second_index},
-    )
-
-
-@register.simple_tag
-def target_sentence(result: Any) -> str:
-    return ex.target_sentence(result)
-
-
-@register.filter
-def block_label(block: str | None) -> str:
-    return ex.block_label(block)
 
 
 @register.filter
