@@ -81,17 +81,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=50, help="requests per endpoint (max 50)")
     parser.add_argument("--profile", choices=ENDPOINTS, help="cProfile one endpoint")
     parser.add_argument("--sql", choices=ENDPOINTS, help="the SQL of one endpoint's last request")
+    parser.add_argument(
+        "--profile-file", type=Path, help="with --profile: also write the stats here (pstats)"
+    )
     args = parser.parse_args(argv)
     n = max(2, min(args.n, 50))
     tmp = Path(tempfile.mkdtemp(prefix="jass-probe-"))
     try:
         configure(args.root.resolve(), tmp)
-        return probe(n, args.root, args.profile, args.sql)
+        return probe(n, args.root, args.profile, args.sql, args.profile_file)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def probe(n: int, root: Path, profile: str | None, sql: str | None = None) -> int:
+def probe(
+    n: int,
+    root: Path,
+    profile: str | None,
+    sql: str | None = None,
+    profile_file: Path | None = None,
+) -> int:
 
     import django
 
@@ -292,6 +301,8 @@ def probe(n: int, root: Path, profile: str | None, sql: str | None = None) -> in
             print(f"  {number:2d}. {text}")
     if profile:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+        if profile_file:
+            profiler.dump_stats(profile_file)
     return 0
 
 

@@ -7,12 +7,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import caches
+from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
 from teaching import mastery
 from tutor.accounts.models import User
 from tutor.core.assignment_policy import Refusal, refusal
+from tutor.core.prepared import PreparedQuery
 
 from .models import Quiz, QuizQuestion, Skill, SkillState
 
@@ -41,19 +43,24 @@ def left_class(quiz: Quiz) -> bool:
     )
 
 
+# Compiled once (see tutor.core.prepared): the learner cycle asks for it twice, and
+# compiling this join cost ten times what running it does.
+_QUESTION = PreparedQuery(
+    lambda quiz_id, learner_id, position: (
+        QuizQuestion.objects.select_related("quiz", "quiz__assignment")
+        .exclude(quiz__source=Quiz.Source.LESSON)
+        .filter(quiz_id=quiz_id, quiz__learner_id=learner_id, position=position)
+    ),
+    quiz_id=int,
+    learner_id=int,
+    position=int,
+)
+
+
 def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
     """The learner's own question with its quiz and assignment, in one query."""
-    try:
-        # get(), not first(): (quiz, position) is unique, and first()'s ORDER BY
-        # costs more to compile than the whole query takes to run.
-        question = (
-            QuizQuestion.objects.select_related("quiz", "quiz__assignment")
-            .exclude(quiz__source=Quiz.Source.LESSON)
-            .get(quiz_id=quiz_id, quiz__learner=learner, position=position)
-        )
-    except QuizQuestion.DoesNotExist:
-        raise Http404("No such question") from None
-    if left_class(question.quiz):
+    question = _QUESTION.first(quiz_id=quiz_id, learner_id=learner.pk, position=position)
+    if question is None or left_class(question.quiz):
         raise Http404("No such question")
     return question
 
@@ -86,6 +93,18 @@ def question_count(quiz: Quiz) -> int:
         count = quiz.questions.count()
         caches["fragments"].set(key, count)
     return count
+
+
+_OPEN = PreparedQuery(
+    lambda quiz_id: QuizQuestion.objects.filter(quiz_id=quiz_id, answered_at__isnull=True),
+    quiz_id=int,
+)
+
+
+def has_open_questions(quiz_id: int) -> bool:
+    """Whether the quiz ``quiz_id`` has a question not answered yet (before each
+    answer's end, compiled once)."""
+    return _OPEN.exists(quiz_id=quiz_id)
 
 
 def next_open_question(quiz: Quiz) -> QuizQuestion | None:
@@ -122,20 +141,31 @@ def answer_seconds(question: QuizQuestion, answered_at: datetime | None = None) 
     return seconds if seconds >= 0 else None
 
 
+_UNSETTLED = PreparedQuery(
+    lambda learner_id: QuizQuestion.objects.filter(
+        quiz__learner_id=learner_id, answered_at__isnull=False, skill_recorded_at__isnull=True
+    ),
+    learner_id=int,
+)
+
+
 def released_answers(learner_ids: Iterable[int], now: datetime) -> list[QuizQuestion]:
     """The learners' answers that have not moved mastery yet although their
     explanations are visible by ``now`` (an "after the due date" assignment whose
     due date passed), oldest first; one query when none waits, two when some do."""
-    unsettled = QuizQuestion.objects.filter(
-        quiz__learner_id__in=list(learner_ids),
-        answered_at__isnull=False,
-        skill_recorded_at__isnull=True,
-    )
+    ids = list(learner_ids)
+
+    def unsettled() -> QuerySet[QuizQuestion]:
+        return QuizQuestion.objects.filter(
+            quiz__learner_id__in=ids, answered_at__isnull=False, skill_recorded_at__isnull=True
+        )
+
     # Mostly nothing waits (practice counts at once): a bare EXISTS costs a third of
-    # the joined query below (issue 24), which runs only when something does.
-    if not unsettled.exists():
+    # the joined query below (issue 24), which runs only when something does. One
+    # learner's (before each answer) is compiled once.
+    if not (_UNSETTLED.exists(learner_id=ids[0]) if len(ids) == 1 else unsettled().exists()):
         return []
-    pending = unsettled.select_related("quiz__assignment").order_by("answered_at", "pk")
+    pending = unsettled().select_related("quiz__assignment").order_by("answered_at", "pk")
     return [
         question
         for question in pending

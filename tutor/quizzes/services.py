@@ -25,9 +25,10 @@ from tutor.accounts.models import User
 from tutor.core.assignment_policy import WorkRefused, check_work
 from tutor.core.kept import KeptStates
 from tutor.core.middleware import write_unless_locked
+from tutor.core.prepared import PreparedQuery
 
 from .models import Quiz, QuizQuestion, Skill, SkillState
-from .selectors import answer_seconds, released_answers
+from .selectors import answer_seconds, has_open_questions, released_answers
 
 __all__ = ["answer_seconds"]  # kept here for its callers; it lives in selectors
 
@@ -176,7 +177,7 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         else:
             state = None
         quiz = question.quiz
-        if not QuizQuestion.objects.filter(quiz=quiz, answered_at__isnull=True).exists():
+        if not has_open_questions(quiz.pk):
             Quiz.objects.filter(pk=quiz.pk, completed_at__isnull=True).update(completed_at=now)
     # The row now holds exactly this; setting it here spares a query and keeps the
     # cached quiz and assignment on the object.
@@ -286,14 +287,27 @@ def _update_if_unchanged(state: SkillState, rights: list[bool], when: datetime) 
     )
 
 
+# Before every answer's review: compiled once (tutor.core.prepared). Only run inside
+# the transaction that stores the review (the row stays locked until it ends).
+_SKILL_STATE = PreparedQuery(
+    lambda learner_id, skill: SkillState.objects.select_for_update().filter(
+        learner_id=learner_id, skill=skill
+    ),
+    learner_id=int,
+    skill=str,
+)
+
+
 def _reviewed_row(
     learner_id: int, skill: str, reviews: Sequence[tuple[bool, float | None]], when: datetime
 ) -> SkillState:
     """The learner's row for ``skill`` (made on the first answer), locked, with
     ``reviews`` ((right?, seconds to answer or None) in order) counted and stored."""
-    state, _created = SkillState.objects.select_for_update().get_or_create(
-        learner_id=learner_id, skill=skill, defaults={"mastery": mastery.P_INIT}
-    )
+    state = _SKILL_STATE.first(learner_id=learner_id, skill=skill)
+    if state is None:  # the first answer of this skill
+        state, _created = SkillState.objects.select_for_update().get_or_create(
+            learner_id=learner_id, skill=skill, defaults={"mastery": mastery.P_INIT}
+        )
     for right, seconds in reviews:
         state.review(right, when, seconds)
     state.save(update_fields=SkillState.REVIEWED_FIELDS)
