@@ -1,6 +1,7 @@
 """Prepared queries (tutor.core.prepared): the same rows as the ORM, or a clear refusal."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection, transaction
@@ -81,7 +82,7 @@ def test_first_gives_what_the_orm_gives_for_every_combination(questions):
     for quiz in quizzes:
         for who in (learner, other):
             for position in (0, 1, 2, 3, 32767):
-                prepared = QUESTION.first(quiz_id=quiz.pk, learner_id=who.pk, position=position)
+                prepared = QUESTION.one(quiz_id=quiz.pk, learner_id=who.pk, position=position)
                 expected = orm_question(quiz.pk, who.pk, position)
                 if expected is None:
                     assert prepared is None
@@ -96,31 +97,49 @@ def test_first_gives_what_the_orm_gives_for_every_combination(questions):
 
 def test_first_is_one_query_and_is_counted(questions):
     learner, _other, quizzes = questions
-    QUESTION.first(quiz_id=quizzes[0].pk, learner_id=learner.pk, position=0)  # compiled
+    QUESTION.one(quiz_id=quizzes[0].pk, learner_id=learner.pk, position=0)  # compiled
     with CaptureQueriesContext(connection) as queries:
-        QUESTION.first(quiz_id=quizzes[0].pk, learner_id=learner.pk, position=1)
+        QUESTION.one(quiz_id=quizzes[0].pk, learner_id=learner.pk, position=1)
     assert len(queries) == 1
     assert "quizzes_quiz" in queries[0]["sql"]
 
 
 def test_converted_values_are_those_of_the_orm(questions):
     learner, _other, quizzes = questions
-    got = QUESTION.first(quiz_id=quizzes[0].pk, learner_id=learner.pk, position=1)
+    got = QUESTION.one(quiz_id=quizzes[0].pk, learner_id=learner.pk, position=1)
     assert got is not None
     assert got.answered_at is not None and got.answered_at.tzinfo is not None
     assert isinstance(got.question, dict) and got.question["choices"]
     assert got.correct is True
 
 
-def test_exists_gives_what_the_orm_gives(questions):
-    learner, other, quizzes = questions
+OPEN = PreparedQuery(
+    lambda quiz_id: QuizQuestion.objects.filter(quiz_id=quiz_id, answered_at__isnull=True),
+    quiz_id=int,
+)
+
+
+def orm_next_open(quiz_id: int) -> int | None:
+    found = QuizQuestion.objects.filter(quiz_id=quiz_id, answered_at__isnull=True)
+    first = found.order_by("position").first()
+    return first.position if first else None
+
+
+def test_exists_and_first_give_what_the_orm_gives(questions):
+    _learner, _other, quizzes = questions
+    quiz_ids = [quiz.pk for quiz in quizzes] + [10**9]  # and a quiz that does not exist
+    seen = []
     for quiz in quizzes:
-        assert selectors.has_open_questions(quiz.pk) == (
-            QuizQuestion.objects.filter(quiz=quiz, answered_at__isnull=True).exists()
-        )
-    QuizQuestion.objects.filter(quiz=quizzes[3]).update(answered_at=timezone.now())
-    assert selectors.has_open_questions(quizzes[3].pk) is False
-    assert selectors.has_open_questions(10**9) is False
+        for position in (2, 0, 1):  # answered out of order, as a learner may
+            for quiz_id in quiz_ids:
+                expected = QuizQuestion.objects.filter(quiz_id=quiz_id, answered_at__isnull=True)
+                assert OPEN.exists(quiz_id=quiz_id) == expected.exists()
+                assert selectors.next_open_position(quiz_id) == orm_next_open(quiz_id)
+                seen.append(orm_next_open(quiz_id))
+            QuizQuestion.objects.filter(quiz=quiz, position=position).update(
+                answered_at=timezone.now()
+            )
+    assert {0, 1, None} <= set(seen)  # the first open, a later one, and none open
 
 
 def test_the_released_answers_check_of_one_learner_is_the_orm_query(questions):
@@ -146,8 +165,8 @@ def test_skill_row_is_read_locked_inside_the_transaction():
         skill=str,
     )
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-        got = skill_row.first(learner_id=state.learner_id, skill="trick")
-        assert skill_row.first(learner_id=state.learner_id, skill="stoeck") is None
+        got = skill_row.one(learner_id=state.learner_id, skill="trick")
+        assert skill_row.one(learner_id=state.learner_id, skill="stoeck") is None
     assert got is not None and got.pk == state.pk and got.mastery == state.mastery
     if connection.features.has_select_for_update:
         assert "FOR UPDATE" in queries[0]["sql"]
@@ -156,11 +175,11 @@ def test_skill_row_is_read_locked_inside_the_transaction():
 def test_values_of_the_wrong_type_are_refused(questions):
     learner, _other, quizzes = questions
     with pytest.raises(PreparedQueryError, match="'position' must be int, not str"):
-        QUESTION.first(quiz_id=quizzes[0].pk, learner_id=learner.pk, position="1")
+        QUESTION.one(quiz_id=quizzes[0].pk, learner_id=learner.pk, position="1")
     with pytest.raises(PreparedQueryError, match="must be int, not bool"):
-        QUESTION.first(quiz_id=quizzes[0].pk, learner_id=learner.pk, position=True)
+        QUESTION.one(quiz_id=quizzes[0].pk, learner_id=learner.pk, position=True)
     with pytest.raises(PreparedQueryError, match="Expected values"):
-        QUESTION.first(quiz_id=quizzes[0].pk, learner_id=learner.pk)
+        QUESTION.one(quiz_id=quizzes[0].pk, learner_id=learner.pk)
 
 
 def test_a_query_whose_sql_depends_on_a_value_is_refused():
@@ -173,7 +192,7 @@ def test_a_query_whose_sql_depends_on_a_value_is_refused():
 def test_a_parameter_the_sql_does_not_use_is_refused():
     unused = PreparedQuery(lambda quiz_id: QuizQuestion.objects.all(), quiz_id=int)
     with pytest.raises(PreparedQueryError, match="not found in the SQL: quiz_id"):
-        unused.first(quiz_id=1)
+        unused.one(quiz_id=1)
 
 
 def test_a_value_used_in_a_changed_form_is_refused():
@@ -185,8 +204,107 @@ def test_a_value_used_in_a_changed_form_is_refused():
         contains.exists(text="trick")
 
 
-def test_only_int_and_str_parameters():
-    with pytest.raises(PreparedQueryError, match="only int and str"):
-        PreparedQuery(lambda when: QuizQuestion.objects.filter(answered_at=when), when=float)
+def test_only_plain_value_types():
+    with pytest.raises(PreparedQueryError, match="only int, str, float and datetime"):
+        PreparedQuery(lambda kinds: QuizQuestion.objects.filter(kind__in=kinds), kinds=list)
     with pytest.raises(PreparedQueryError, match="at least one parameter"):
         PreparedQuery(lambda: QuizQuestion.objects.all())
+
+
+UNCHANGED = PreparedQuery(
+    lambda pk, attempts, mastery, last_answered_at: SkillState.objects.filter(
+        pk=pk, attempts=attempts, mastery=mastery, last_answered_at=last_answered_at
+    ),
+    pk=int,
+    attempts=int,
+    mastery=float,
+    last_answered_at=datetime,
+)
+
+
+def test_float_and_datetime_values_select_as_the_orm_selects():
+    when = timezone.now().replace(microsecond=123456)
+    state = SkillStateFactory(mastery=0.3125, attempts=4, last_answered_at=when)
+    match = {"pk": state.pk, "attempts": 4, "mastery": 0.3125, "last_answered_at": when}
+    assert UNCHANGED.exists(**match)
+    assert UNCHANGED.one(**match).pk == state.pk
+    for changed in (
+        {"attempts": 5},
+        {"mastery": 0.3126},
+        {"last_answered_at": when + timedelta(microseconds=1)},
+    ):
+        values = match | changed
+        assert not UNCHANGED.exists(**values)
+        assert not SkillState.objects.filter(**values).exists()
+    # The same instant in another time zone is the same value, as for the ORM.
+    zurich = when.astimezone(ZoneInfo("Europe/Zurich"))
+    assert UNCHANGED.exists(**(match | {"last_answered_at": zurich}))
+    assert UNCHANGED.update({"attempts": 5}, **match) == 1
+    assert UNCHANGED.update({"attempts": 6}, **match) == 0  # no longer unchanged
+
+
+def test_none_and_naive_datetimes_are_refused():
+    state = SkillStateFactory(mastery=0.5, attempts=1, last_answered_at=timezone.now())
+    match = {"pk": state.pk, "attempts": 1, "mastery": 0.5}
+    with pytest.raises(PreparedQueryError, match="must be datetime, not NoneType"):
+        UNCHANGED.exists(**match, last_answered_at=None)
+    with pytest.raises(PreparedQueryError, match="aware datetime"):
+        UNCHANGED.exists(**match, last_answered_at=datetime(2026, 1, 1))
+    with pytest.raises(PreparedQueryError, match="must be float, not int"):
+        UNCHANGED.exists(**{**match, "mastery": 1}, last_answered_at=timezone.now())
+
+
+UNANSWERED = PreparedQuery(
+    lambda pk: QuizQuestion.objects.filter(pk=pk, answered_at__isnull=True), pk=int
+)
+FIELDS = ("answered_choice", "correct", "answered_at", "skill_recorded_at", "question")
+
+
+def test_update_writes_what_the_orm_writes_and_counts_rows(questions):
+    _learner, _other, quizzes = questions
+    mine = QuizQuestionFactory(quiz=quizzes[0], position=7)
+    theirs = QuizQuestionFactory(quiz=quizzes[0], position=8)
+    now = timezone.now()
+    changes = {
+        "answered_choice": "b",
+        "correct": False,
+        "answered_at": now,
+        "skill_recorded_at": None,  # bound as NULL
+        "question": {**mine.question, "note": "ä «x»"},  # JSON through its field
+    }
+    assert UNANSWERED.update(changes, pk=mine.pk) == 1
+    QuizQuestion.objects.filter(pk=theirs.pk, answered_at__isnull=True).update(
+        **{**changes, "question": {**theirs.question, "note": "ä «x»"}}
+    )
+    got, expected = (QuizQuestion.objects.get(pk=q.pk) for q in (mine, theirs))
+    assert [getattr(got, f) for f in FIELDS[:4]] == [getattr(expected, f) for f in FIELDS[:4]]
+    assert got.question["note"] == expected.question["note"] == "ä «x»"
+    # The condition holds the second time no more: nothing written.
+    assert UNANSWERED.update({**changes, "answered_choice": "c"}, pk=mine.pk) == 0
+    assert QuizQuestion.objects.get(pk=mine.pk).answered_choice == "b"
+    assert UNANSWERED.update(changes, pk=10**9) == 0
+
+
+def test_update_sets_only_the_named_columns_and_is_one_statement(questions):
+    _learner, _other, quizzes = questions
+    question = QuizQuestion.objects.get(quiz=quizzes[0], position=0)
+    with CaptureQueriesContext(connection) as queries:
+        assert UNANSWERED.update({"shown_at": timezone.now()}, pk=question.pk) == 1
+    assert len(queries) == 1 and queries[0]["sql"].startswith("UPDATE")
+    after = QuizQuestion.objects.get(pk=question.pk)
+    assert after.shown_at is not None
+    before = model_to_dict(question) | {"shown_at": after.shown_at}
+    assert model_to_dict(after) == before  # nothing else changed
+
+
+def test_update_refuses_joins_and_what_is_not_a_column():
+    joined = PreparedQuery(
+        lambda learner_id: QuizQuestion.objects.filter(quiz__learner_id=learner_id),
+        learner_id=int,
+    )
+    with pytest.raises(PreparedQueryError, match="one table"):
+        joined.update({"shown_at": None}, learner_id=1)
+    with pytest.raises(PreparedQueryError, match="is a relation"):
+        UNANSWERED.update({"quiz": None}, pk=1)
+    with pytest.raises(PreparedQueryError, match="not a column"):
+        UNANSWERED.update({"id": 3}, pk=1)

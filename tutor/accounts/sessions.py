@@ -3,8 +3,9 @@
 ``SESSION_ENGINE = "tutor.accounts.sessions"``. Each save writes the id of the logged-in
 user (or null) beside the encoded data (:class:`tutor.accounts.models.UserSession`), so
 the privacy pages and account deletion find one person's sessions by an index instead
-of decoding the whole table (issue 22, item 2). Everything else is Django's
-``db`` backend.
+of decoding the whole table (issue 22, item 2). Every logged-in request reads its row
+with a query compiled once (tutor.core.prepared, issue 24); the expiry is checked on
+the row, as Django's query checked it. Everything else is Django's ``db`` backend.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+from django.utils import timezone
+
+from tutor.core.prepared import PreparedQuery
 
 if TYPE_CHECKING:
     from .models import UserSession
@@ -37,13 +41,32 @@ def user_id_of(data: dict[str, Any]) -> int | None:
         return None
 
 
+def _model() -> type[UserSession]:
+    # Imported here: Django imports the session engine before the apps are ready.
+    from .models import UserSession
+
+    return UserSession
+
+
+_ROW = PreparedQuery(
+    lambda session_key: _model().objects.filter(session_key=session_key), session_key=str
+)
+
+
 class SessionStore(_Store):
     @classmethod
     def get_model_class(cls) -> type[UserSession]:
-        # Imported here: Django imports the session engine before the apps are ready.
-        from .models import UserSession
+        return _model()
 
-        return UserSession
+    def _get_session_from_db(self) -> UserSession | None:
+        """The session's row while it has not expired; else None, and the key is
+        dropped (a new one is made on saving), as Django's store does."""
+        key = self.session_key
+        row = _ROW.one(session_key=key) if isinstance(key, str) else None
+        if row is None or row.expire_date <= timezone.now():
+            self._session_key = None
+            return None
+        return row
 
     def create_model_instance(self, data: dict[str, Any]) -> UserSession:
         session = super().create_model_instance(data)

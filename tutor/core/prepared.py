@@ -11,8 +11,10 @@ The parameters are found, not guessed: the queryset is compiled twice, with two
 different sets of stand-in values, and a parameter's slots are the positions where
 exactly its two stand-ins appear. Anything else that differs between the two (a value
 that changes the SQL's shape, such as None or a list) is refused when the query is
-first run, as is a parameter that appears nowhere. Only ``int`` and ``str`` values are
-accepted, and a value's type is checked on every call.
+first run, as is a parameter that appears nowhere. Values are ``int``, ``str``,
+``float`` or an aware ``datetime`` (bound as the backend stores it, as the ORM binds it;
+a date column would show as a changed form); a value's type is checked on every call,
+and None is refused (it would need IS NULL, another SQL).
 
 (The PyPI packages that do this, django-prepared-queries and django-prepared-query,
 were last released in 2018-2019 for Django 1.x and 2.x.)
@@ -21,32 +23,50 @@ were last released in 2018-2019 for Django 1.x and 2.x.)
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from django.core.exceptions import ImproperlyConfigured, MultipleObjectsReturned
-from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.query import get_related_populators
+from django.db.models.sql import UpdateQuery
 
 M = TypeVar("M", bound=models.Model)
 
-ParamType = type[int] | type[str]
+Value = int | str | float | datetime
+ParamType = type[int] | type[str] | type[float] | type[datetime]
+TYPES = (int, str, float, datetime)
 
 
 class PreparedQueryError(ImproperlyConfigured):
     """A queryset that cannot be prepared, or values of the wrong type."""
 
 
-def _stand_ins(params: dict[str, ParamType], variant: int) -> dict[str, int | str]:
-    # Small positive ints: Django 5 turns a value outside an integer field's range
+def _stand_ins(params: dict[str, ParamType], variant: int) -> dict[str, Value]:
+    # Small positive numbers: Django 5 turns a value outside an integer field's range
     # into an empty result, which would hide the parameter.
-    values: dict[str, int | str] = {}
+    values: dict[str, Value] = {}
     for index, (name, kind) in enumerate(params.items()):
         number = 101 + 97 * variant + index
-        values[name] = number if kind is int else f"prepared-{variant}-{index}"
+        if kind is int:
+            values[name] = number
+        elif kind is float:
+            values[name] = number + 0.25
+        elif kind is datetime:
+            values[name] = datetime(2001, 2, 3, 4, 5, 6, number, tzinfo=UTC)
+        else:
+            values[name] = f"prepared-{variant}-{index}"
     return values
+
+
+def _bound(value: Value, connection: BaseDatabaseWrapper) -> Any:
+    """``value`` as the ORM binds it in a lookup (a datetime as the backend stores it)."""
+    if isinstance(value, datetime):
+        return connection.ops.adapt_datetimefield_value(value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -54,12 +74,14 @@ class _Compiled:
     sql: str
     params: tuple[Any, ...]
     slots: tuple[tuple[str, tuple[int, ...]], ...]
-    # For model rows (first()); empty for exists().
+    # For model rows (one(), first()); empty for exists().
     converters: tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...] = ()
     model: type[models.Model] | None = None
     fields: tuple[int, int] = (0, 0)  # the model's columns, start and end
     init_list: tuple[str, ...] = ()
     populators: tuple[Any, ...] = ()
+    # For update(): the fields set, in the order of their placeholders.
+    set_fields: tuple[models.Field[Any, Any], ...] = ()
 
 
 class PreparedQuery(Generic[M]):
@@ -74,11 +96,13 @@ class PreparedQuery(Generic[M]):
             quiz_id=int,
             position=int,
         )
-        QUESTION.first(quiz_id=7, position=0)  # a QuizQuestion or None
+        QUESTION.one(quiz_id=7, position=0)  # a QuizQuestion or None
         QUESTION.exists(quiz_id=7, position=0)
+        QUESTION.update({"shown_at": now}, quiz_id=7, position=0)  # rows updated
 
-    The queryset may filter, exclude, join (``select_related``) and order; it must not
-    prefetch or annotate (what :meth:`first` builds is the model and its related rows).
+    The queryset may filter, exclude, join (``select_related``), order and defer
+    (``only``); it must not prefetch or annotate (what :meth:`one` and :meth:`first`
+    build is the model and its related rows).
     """
 
     def __init__(
@@ -91,45 +115,58 @@ class PreparedQuery(Generic[M]):
         if not params:
             raise PreparedQueryError("A prepared query needs at least one parameter.")
         for name, kind in params.items():
-            if kind not in (int, str):
-                raise PreparedQueryError(f"Parameter {name!r}: only int and str are supported.")
+            if kind not in TYPES:
+                raise PreparedQueryError(
+                    f"Parameter {name!r}: only int, str, float and datetime are supported."
+                )
         self._build = build
         self._params = params
         self._using = using
         # By connection object: each thread has its own, and the converters are the
         # connection's own bound methods.
         self._compiled: dict[str, weakref.WeakKeyDictionary[BaseDatabaseWrapper, _Compiled]] = {
+            "one": weakref.WeakKeyDictionary(),
             "first": weakref.WeakKeyDictionary(),
             "exists": weakref.WeakKeyDictionary(),
         }
 
-    def first(self, **values: int | str) -> M | None:
+    def one(self, **values: Value) -> M | None:
         """The one row the values select, as a model instance, or None; more than one
         row is an error (MultipleObjectsReturned), as for ``QuerySet.get``."""
-        connection = connections[self._using]
-        compiled = self._compiled["first"].get(connection)
-        if compiled is None:
-            compiled = self._compile_first(connection)
-            self._compiled["first"][connection] = compiled
-        rows = self._run(connection, compiled, values, 2)
-        if not rows:
-            return None
+        rows = self._rows("one", values)
         if len(rows) > 1:
             raise MultipleObjectsReturned("A prepared query selected more than one row.")
-        row = list(rows[0])
-        for position, converters, expression in compiled.converters:
-            value = row[position]
-            for converter in converters:
-                value = converter(value, expression, connection)
-            row[position] = value
+        return rows[0] if rows else None
+
+    def first(self, **values: Value) -> M | None:
+        """The first row in the queryset's order, as a model instance, or None
+        (``QuerySet.first`` of an ordered queryset)."""
+        rows = self._rows("first", values)
+        return rows[0] if rows else None
+
+    def _rows(self, how: str, values: dict[str, Value]) -> list[M]:
+        connection = connections[self._using]
+        compiled = self._compiled[how].get(connection)
+        if compiled is None:
+            compiled = self._compile_rows(connection, limit=2 if how == "one" else 1)
+            self._compiled[how][connection] = compiled
         assert compiled.model is not None
         start, end = compiled.fields
-        obj = compiled.model.from_db(self._using, list(compiled.init_list), row[start:end])
-        for populator in compiled.populators:
-            populator.populate(row, obj)
-        return obj  # type: ignore[return-value]
+        objs = []
+        for fetched in self._run(connection, compiled, values, 2):
+            row = list(fetched)
+            for position, converters, expression in compiled.converters:
+                value = row[position]
+                for converter in converters:
+                    value = converter(value, expression, connection)
+                row[position] = value
+            obj = compiled.model.from_db(self._using, list(compiled.init_list), row[start:end])
+            for populator in compiled.populators:
+                populator.populate(row, obj)
+            objs.append(obj)
+        return objs  # type: ignore[return-value]
 
-    def exists(self, **values: int | str) -> bool:
+    def exists(self, **values: Value) -> bool:
         """Whether the values select any row (``QuerySet.exists``)."""
         connection = connections[self._using]
         compiled = self._compiled["exists"].get(connection)
@@ -138,15 +175,50 @@ class PreparedQuery(Generic[M]):
             self._compiled["exists"][connection] = compiled
         return bool(self._run(connection, compiled, values, 1))
 
+    def update(self, changes: Mapping[str, Any], **values: Value) -> int:
+        """``QuerySet.update(**changes)`` of the rows the values select; how many.
+
+        The columns set are compiled once per set of names; each value goes through its
+        field's ``get_db_prep_save`` on every call, as the ORM does (None is bound as
+        NULL). Only a queryset of one table's own columns can be updated this way."""
+        connection = connections[self._using]
+        names = tuple(changes)
+        store = self._compiled.setdefault(f"update:{','.join(names)}", weakref.WeakKeyDictionary())
+        compiled = store.get(connection)
+        if compiled is None:
+            compiled = self._compile_update(connection, names)
+            store[connection] = compiled
+        prepared = [
+            field.get_db_prep_save(changes[name], connection=connection)
+            for name, field in zip(names, compiled.set_fields, strict=True)
+        ]
+        params = self._params_for(connection, compiled, values)
+        with (
+            transaction.mark_for_rollback_on_error(using=self._using),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(compiled.sql, [*prepared, *params])
+            count: int = cursor.rowcount
+        return count
+
     # --- running ----------------------------------------------------------------------
 
     def _run(
         self,
         connection: BaseDatabaseWrapper,
         compiled: _Compiled,
-        values: dict[str, int | str],
+        values: dict[str, Value],
         fetch: int,
     ) -> Sequence[Sequence[Any]]:
+        params = self._params_for(connection, compiled, values)
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            rows: Sequence[Sequence[Any]] = cursor.fetchmany(fetch)
+            return rows
+
+    def _params_for(
+        self, connection: BaseDatabaseWrapper, compiled: _Compiled, values: dict[str, Value]
+    ) -> list[Any]:
         if values.keys() != self._params.keys():
             raise PreparedQueryError(
                 f"Expected values for {sorted(self._params)}, got {sorted(values)}."
@@ -154,18 +226,19 @@ class PreparedQuery(Generic[M]):
         params = list(compiled.params)
         for name, positions in compiled.slots:
             value = values[name]
-            # bool is an int; it is refused as it would not be compared as one.
+            # bool is an int; it is refused as it would not be compared as one. None
+            # would need IS NULL, another SQL.
             if type(value) is not self._params[name]:
                 raise PreparedQueryError(
                     f"Parameter {name!r} must be {self._params[name].__name__}, "
                     f"not {type(value).__name__}."
                 )
+            if isinstance(value, datetime) and value.tzinfo is None:
+                raise PreparedQueryError(f"Parameter {name!r} must be an aware datetime.")
+            bound = _bound(value, connection)
             for position in positions:
-                params[position] = value
-        with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
-            rows: Sequence[Sequence[Any]] = cursor.fetchmany(fetch)
-            return rows
+                params[position] = bound
+        return params
 
     # --- compiling --------------------------------------------------------------------
 
@@ -177,11 +250,16 @@ class PreparedQuery(Generic[M]):
                 raise PreparedQueryError("A prepared query may not prefetch or annotate.")
         return first, second
 
-    def _slots(self, compiled: Sequence[tuple[str, Sequence[Any]]]) -> _Compiled:
+    def _slots(
+        self, connection: BaseDatabaseWrapper, compiled: Sequence[tuple[str, Sequence[Any]]]
+    ) -> _Compiled:
         (sql, params), (other_sql, other_params) = compiled
         if sql != other_sql or len(params) != len(other_params):
             raise PreparedQueryError("The SQL depends on the values; it cannot be prepared.")
-        first, second = _stand_ins(self._params, 0), _stand_ins(self._params, 1)
+        first, second = (
+            {name: _bound(value, connection) for name, value in _stand_ins(self._params, v).items()}
+            for v in (0, 1)
+        )
         slots: dict[str, list[int]] = {name: [] for name in self._params}
         for position, (a, b) in enumerate(zip(params, other_params, strict=True)):
             names = [n for n in self._params if a == first[n] and b == second[n]]
@@ -200,13 +278,15 @@ class PreparedQuery(Generic[M]):
             slots=tuple((name, tuple(positions)) for name, positions in slots.items()),
         )
 
-    def _compile_first(self, connection: BaseDatabaseWrapper) -> _Compiled:
+    def _compile_rows(self, connection: BaseDatabaseWrapper, limit: int) -> _Compiled:
         compilers = []
         for queryset in self._querysets():
             query = queryset.query.chain()
-            query.set_limits(high=2)
+            if limit == 2:  # one(): at most one row, so no order (as QuerySet.get)
+                query.clear_ordering(force=True)
+            query.set_limits(high=limit)
             compilers.append(query.get_compiler(connection=connection))
-        compiled = self._slots([compiler.as_sql() for compiler in compilers])
+        compiled = self._slots(connection, [compiler.as_sql() for compiler in compilers])
         compiler = compilers[0]
         select, klass_info = compiler.select, compiler.klass_info
         fields = klass_info["select_fields"]
@@ -227,9 +307,50 @@ class PreparedQuery(Generic[M]):
             populators=tuple(get_related_populators(klass_info, select, self._using)),  # type: ignore[call-arg]
         )
 
+    def _compile_update(self, connection: BaseDatabaseWrapper, names: tuple[str, ...]) -> _Compiled:
+        # As Django's SQLUpdateCompiler writes it for one table: SET from the fields,
+        # WHERE compiled from the queryset's filters.
+        wheres = []
+        model: type[models.Model] | None = None
+        for queryset in self._querysets():
+            query = queryset.query.chain(UpdateQuery)
+            compiler = query.get_compiler(connection=connection)
+            query.get_initial_alias()
+            used = [alias for alias in query.alias_map if query.alias_refcount[alias]]
+            if len(used) > 1 or query.is_sliced:
+                raise PreparedQueryError("Only one table's own rows can be updated.")
+            wheres.append(compiler.compile(query.where))
+            model = query.model
+        assert model is not None
+        quote = connection.ops.quote_name
+        setters, fields = [], []
+        for name in names:
+            field = model._meta.get_field(name)
+            if not isinstance(field, models.Field) or not field.concrete or field.primary_key:
+                raise PreparedQueryError(f"{name!r} is not a column that can be set.")
+            if field.is_relation:  # its value would be a row, not a column's value
+                raise PreparedQueryError(f"{name!r} is a relation; set it through the ORM.")
+            if hasattr(field, "get_placeholder"):  # e.g. binary: not a plain %s
+                raise PreparedQueryError(f"{name!r} needs a placeholder of its own.")
+            setters.append(f"{quote(str(field.column))} = %s")
+            fields.append(field)
+        table = quote(model._meta.db_table)
+        sqls = [
+            (f"UPDATE {table} SET {', '.join(setters)} WHERE {where}", params)
+            for where, params in wheres
+        ]
+        compiled = self._slots(connection, sqls)
+        return _Compiled(
+            sql=compiled.sql,
+            params=compiled.params,
+            slots=compiled.slots,
+            model=model,
+            set_fields=tuple(fields),
+        )
+
     def _compile_exists(self, connection: BaseDatabaseWrapper) -> _Compiled:
         compilers: Iterable[Any] = (
             queryset.query.exists().get_compiler(connection=connection)
             for queryset in self._querysets()
         )
-        return self._slots([compiler.as_sql() for compiler in compilers])
+        return self._slots(connection, [compiler.as_sql() for compiler in compilers])

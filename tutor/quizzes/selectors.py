@@ -59,7 +59,7 @@ _QUESTION = PreparedQuery(
 
 def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
     """The learner's own question with its quiz and assignment, in one query."""
-    question = _QUESTION.first(quiz_id=quiz_id, learner_id=learner.pk, position=position)
+    question = _QUESTION.one(quiz_id=quiz_id, learner_id=learner.pk, position=position)
     if question is None or left_class(question.quiz):
         raise Http404("No such question")
     return question
@@ -95,20 +95,22 @@ def question_count(quiz: Quiz) -> int:
     return count
 
 
-_OPEN = PreparedQuery(
-    lambda quiz_id: QuizQuestion.objects.filter(quiz_id=quiz_id, answered_at__isnull=True),
+_FIRST_OPEN = PreparedQuery(
+    lambda quiz_id: (
+        QuizQuestion.objects.filter(quiz_id=quiz_id, answered_at__isnull=True)
+        .order_by("position")
+        .only("position")
+    ),
     quiz_id=int,
 )
 
 
-def has_open_questions(quiz_id: int) -> bool:
-    """Whether the quiz ``quiz_id`` has a question not answered yet (before each
-    answer's end, compiled once)."""
-    return _OPEN.exists(quiz_id=quiz_id)
-
-
-def next_open_question(quiz: Quiz) -> QuizQuestion | None:
-    return quiz.questions.filter(answered_at__isnull=True).order_by("position").first()
+def next_open_position(quiz_id: int) -> int | None:
+    """Where the quiz ``quiz_id`` goes on: its first question not answered yet, or
+    None when all are answered. Compiled once: each answer asks it (for its
+    «Next question» and for the quiz's completion) and so does the resume."""
+    question = _FIRST_OPEN.first(quiz_id=quiz_id)
+    return question.position if question is not None else None
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,10 @@ from tutor.accounts.models import User
 from tutor.core.assignment_policy import WorkRefused, check_work
 from tutor.core.kept import KeptStates
 from tutor.core.middleware import write_unless_locked
-from tutor.core.prepared import PreparedQuery
+from tutor.core.prepared import PreparedQuery, Value
 
 from .models import Quiz, QuizQuestion, Skill, SkillState
-from .selectors import answer_seconds, has_open_questions, released_answers
+from .selectors import answer_seconds, next_open_position, released_answers
 
 __all__ = ["answer_seconds"]  # kept here for its callers; it lives in selectors
 
@@ -79,6 +79,7 @@ class AnswerOutcome:
     question: QuizQuestion
     correct: bool
     mastery: float | None  # None while the assignment keeps correctness hidden
+    next_open: int | None = None  # the quiz's first open question after it, if any
 
 
 def new_seed() -> int:
@@ -142,6 +143,15 @@ def rule_set_differences(kind: str, data: Mapping[str, Any]) -> list[dict[str, A
     return [d.to_dict() for d in answer_depends_on(kind, data["inputs"], rules)]
 
 
+# Compiled once (tutor.core.prepared): the answer's write, and the first showing's.
+_UNANSWERED = PreparedQuery(
+    lambda pk: QuizQuestion.objects.filter(pk=pk, answered_at__isnull=True), pk=int
+)
+_UNSHOWN = PreparedQuery(
+    lambda pk: QuizQuestion.objects.filter(pk=pk, shown_at__isnull=True), pk=int
+)
+
+
 def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutcome:
     """Record ``choice`` for ``question``; a second answer is refused and changes nothing."""
     if question.quiz.learner_id != learner.pk:
@@ -162,11 +172,14 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         settle_released_answers([learner.pk], now)
     with transaction.atomic():
         # The condition makes the write happen once even when two requests race.
-        updated = QuizQuestion.objects.filter(pk=question.pk, answered_at__isnull=True).update(
-            answered_choice=choice,
-            correct=correct,
-            answered_at=now,
-            skill_recorded_at=now if counts_now else None,
+        updated = _UNANSWERED.update(
+            {
+                "answered_choice": choice,
+                "correct": correct,
+                "answered_at": now,
+                "skill_recorded_at": now if counts_now else None,
+            },
+            pk=question.pk,
         )
         if not updated:
             raise AlreadyAnswered("This question has been answered already.")
@@ -177,14 +190,18 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         else:
             state = None
         quiz = question.quiz
-        if not has_open_questions(quiz.pk):
+        next_open = next_open_position(quiz.pk)
+        if next_open is None:
             Quiz.objects.filter(pk=quiz.pk, completed_at__isnull=True).update(completed_at=now)
     # The row now holds exactly this; setting it here spares a query and keeps the
     # cached quiz and assignment on the object.
     question.answered_choice, question.correct, question.answered_at = choice, correct, now
     question.skill_recorded_at = now if counts_now else None
     return AnswerOutcome(
-        question=question, correct=correct, mastery=state.mastery if state else None
+        question=question,
+        correct=correct,
+        mastery=state.mastery if state else None,
+        next_open=next_open,
     )
 
 
@@ -272,19 +289,31 @@ def record_skills(
     _WRITTEN.put(learner.pk, written)
 
 
+_UNCHANGED_SKILL_ROW = PreparedQuery(
+    lambda pk, attempts, mastery, last_answered_at: SkillState.objects.filter(
+        pk=pk, attempts=attempts, mastery=mastery, last_answered_at=last_answered_at
+    ),
+    pk=int,
+    attempts=int,
+    mastery=float,
+    last_answered_at=datetime,
+)
+
+
 def _update_if_unchanged(state: SkillState, rights: list[bool], when: datetime) -> bool:
     """Review ``state`` (as written last) and store it, if its row is still that."""
-    unchanged = SkillState.objects.filter(
-        pk=state.pk,
-        attempts=state.attempts,
-        mastery=state.mastery,
-        last_answered_at=state.last_answered_at,
-    )
+    if state.last_answered_at is None:  # never reviewed: not a state written here
+        return False
+    unchanged: dict[str, Value] = {
+        "pk": state.pk,
+        "attempts": state.attempts,
+        "mastery": float(state.mastery),
+        "last_answered_at": state.last_answered_at,
+    }
     for right in rights:
         state.review(right, when)
-    return bool(
-        unchanged.update(**{name: getattr(state, name) for name in SkillState.REVIEWED_FIELDS})
-    )
+    changes = {name: getattr(state, name) for name in SkillState.REVIEWED_FIELDS}
+    return bool(_UNCHANGED_SKILL_ROW.update(changes, **unchanged))
 
 
 # Before every answer's review: compiled once (tutor.core.prepared). Only run inside
@@ -298,19 +327,24 @@ _SKILL_STATE = PreparedQuery(
 )
 
 
+_SKILL_ROW = PreparedQuery(lambda pk: SkillState.objects.filter(pk=pk), pk=int)
+
+
 def _reviewed_row(
     learner_id: int, skill: str, reviews: Sequence[tuple[bool, float | None]], when: datetime
 ) -> SkillState:
     """The learner's row for ``skill`` (made on the first answer), locked, with
     ``reviews`` ((right?, seconds to answer or None) in order) counted and stored."""
-    state = _SKILL_STATE.first(learner_id=learner_id, skill=skill)
+    state = _SKILL_STATE.one(learner_id=learner_id, skill=skill)
     if state is None:  # the first answer of this skill
         state, _created = SkillState.objects.select_for_update().get_or_create(
             learner_id=learner_id, skill=skill, defaults={"mastery": mastery.P_INIT}
         )
     for right, seconds in reviews:
         state.review(right, when, seconds)
-    state.save(update_fields=SkillState.REVIEWED_FIELDS)
+    _SKILL_ROW.update(
+        {name: getattr(state, name) for name in SkillState.REVIEWED_FIELDS}, pk=state.pk
+    )
     return state
 
 
@@ -327,11 +361,7 @@ def mark_shown(question: QuizQuestion) -> None:
     question otherwise only reads, so under a lock the note is skipped and the answer,
     its time unknown, is rated Good (answer_seconds is None)."""
     if question.shown_at is None:
-        write_unless_locked(
-            lambda: QuizQuestion.objects.filter(pk=question.pk, shown_at__isnull=True).update(
-                shown_at=timezone.now()
-            )
-        )
+        write_unless_locked(lambda: _UNSHOWN.update({"shown_at": timezone.now()}, pk=question.pk))
 
 
 # --- Lesson quizzes: the questions at the end of a lesson ------------------------------

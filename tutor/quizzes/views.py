@@ -51,24 +51,35 @@ def quiz(request: AuthedRequest, quiz_id: int) -> HttpResponse:
     own, so htmx is told to go there (HX-Redirect) instead of following a redirect into
     the card."""
     quiz = selectors.quiz_of(request.user, quiz_id)
-    question = selectors.next_open_question(quiz)
-    if question is None:
+    position = selectors.next_open_position(quiz.pk)
+    if position is None:
         if request.htmx:
             response = HttpResponse(status=204)
             response["HX-Redirect"] = reverse("quizzes:summary", args=[quiz.pk])
             return response
         return redirect("quizzes:summary", quiz_id=quiz.pk)
-    return redirect("quizzes:question", quiz_id=quiz.pk, position=question.position)
+    return redirect("quizzes:question", quiz_id=quiz.pk, position=position)
+
+
+_UNKNOWN = object()
 
 
 def _question_context(
-    request: HttpRequest, question: QuizQuestion, **extra: object
+    request: HttpRequest,
+    question: QuizQuestion,
+    next_open: int | None | object = _UNKNOWN,
+    **extra: object,
 ) -> dict[str, object]:
+    """What the card draws; ``next_open``: the quiz's first open question, when the
+    caller knows it already (an answer just stored)."""
     quiz = question.quiz
     total = selectors.question_count(quiz)
     visible = services.explanations_visible(quiz)
     revealed = question.answered and visible
     deck = current_deck(request)
+    if next_open is _UNKNOWN:
+        # Only an answered question's card shows «Next question».
+        next_open = selectors.next_open_position(quiz.pk) if question.answered else None
     return {
         "quiz": quiz,
         "question": question,
@@ -80,6 +91,8 @@ def _question_context(
         "total": total,
         "number": question.position + 1,
         "is_last": question.position + 1 >= total,
+        # «Next question» goes straight to it (the resume would redirect there).
+        "next_open": next_open,
         **extra,
     }
 
@@ -122,13 +135,15 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
     form = AnswerForm(request.POST)
     status = 200
     error = ""
+    next_open: int | None | object = _UNKNOWN
     if not form.is_valid():
         error, status = _("Choose one of the answers."), 400
     else:
         try:
-            services.answer(
+            outcome = services.answer(
                 learner=request.user, question=question, choice=form.cleaned_data["choice"]
             )
+            next_open = outcome.next_open
         except services.AlreadyAnswered:
             question.refresh_from_db(fields=["answered_choice", "correct", "answered_at"])
             error, status = (
@@ -143,7 +158,7 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
         except services.AttemptClosed as closed:
             error, status = str(closed), 409
     if request.htmx:
-        context = _question_context(request, question, error=error)
+        context = _question_context(request, question, next_open, error=error)
         return HttpResponse(_card_html(request, context, "card"), status=status)
     if error:
         messages.error(request, error)

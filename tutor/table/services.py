@@ -65,6 +65,7 @@ from teaching.table import (
 from tutor.accounts.models import User
 from tutor.core.assignment_policy import WorkRefused, check_work
 from tutor.core.kept import KeptStates
+from tutor.core.prepared import PreparedQuery
 from tutor.quizzes.services import record_skills
 
 from .models import Focus, TableRound
@@ -375,6 +376,19 @@ def _tally(tally: dict[str, Any], judgements: tuple[Judgement, ...]) -> dict[str
     return out
 
 
+# A move's write, compiled once (tutor.core.prepared): it holds only while the round is
+# still what the move was judged on.
+_UNCHANGED_ROUND = PreparedQuery(
+    lambda pk, learner_id, move_count, recorded: TableRound.objects.filter(
+        pk=pk, learner_id=learner_id, move_count=move_count, recorded=recorded
+    ),
+    pk=int,
+    learner_id=int,
+    move_count=int,
+    recorded=int,
+)
+
+
 def play_move(
     *,
     learner: User,
@@ -422,18 +436,19 @@ def play_move(
     tally = _tally(round_.tally, new)
     with transaction.atomic():
         # The condition makes the append happen once even when two requests race.
-        updated = TableRound.objects.filter(
+        updated = _UNCHANGED_ROUND.update(
+            {
+                "moves": moves,
+                "move_count": expected_count + 1,
+                "recorded": len(table.judgements),
+                "tally": tally,
+                "last_move_at": now,
+                "finished_at": finished,
+            },
             pk=round_.pk,
             learner_id=learner.pk,
             move_count=expected_count,
             recorded=round_.recorded,
-        ).update(
-            moves=moves,
-            move_count=expected_count + 1,
-            recorded=len(table.judgements),
-            tally=tally,
-            last_move_at=now,
-            finished_at=finished,
         )
         if not updated:
             raise StaleMove(stale_message())
