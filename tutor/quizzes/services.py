@@ -361,7 +361,10 @@ def mark_shown(question: QuizQuestion) -> None:
     question otherwise only reads, so under a lock the note is skipped and the answer,
     its time unknown, is rated Good (answer_seconds is None)."""
     if question.shown_at is None:
-        write_unless_locked(lambda: _UNSHOWN.update({"shown_at": timezone.now()}, pk=question.pk))
+        write_unless_locked(
+            lambda: _UNSHOWN.update({"shown_at": timezone.now()}, pk=question.pk),
+            one_statement=True,
+        )
 
 
 # --- Lesson quizzes: the questions at the end of a lesson ------------------------------
