@@ -84,7 +84,7 @@ class SessionStore(CachedDatabaseStore, UserSessionStore):
         return cache
 
     def _row(self) -> UserSession | None:
-        row: UserSession | None = self._get_session_from_db()  # type: ignore[attr-defined]
+        row: UserSession | None = self._get_session_from_db()
         return row
 
     def _data(self) -> dict[str, Any]:
