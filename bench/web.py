@@ -595,32 +595,26 @@ class Bench:
             while time.monotonic() < deadline:
                 self.fetch(client, rec, "/health/", HEALTH)
 
-        def question(i: int, rec: Recorder, deadline: float) -> None:
-            st = self.states[i]
-            client = st.client.clone()
-            client.recorder = rec
-            quiz = st.practice[0]
-            n = 0
-            while time.monotonic() < deadline:
-                path = f"/practice/{quiz}/q/{n % self.plan.practice_length}/"
-                self.fetch(client, rec, path, QUESTION)
-                n += 1
+        def questions(htmx: bool) -> Callable[[int, Recorder, float], None]:
+            # The learner's practice questions again and again: as a whole page, or as
+            # «Next question» asks with htmx, the card alone (issue 24's cycle).
+            endpoint = CARD if htmx else QUESTION
 
-        def card(i: int, rec: Recorder, deadline: float) -> None:
-            # As «Next question» asks with htmx: the card alone (issue 24's cycle).
-            st = self.states[i]
-            client = st.client.clone()
-            client.recorder = rec
-            quiz = st.practice[0]
-            n = 0
-            while time.monotonic() < deadline:
-                path = f"/practice/{quiz}/q/{n % self.plan.practice_length}/"
-                r = client.get(path, CARD, headers={"HX-Request": "true"})
-                if r.status == 0:
-                    self.no_response(rec, CARD, path, r)
-                elif r.status == 200 and "<html" in r.body[:500].lower():
-                    rec.error(CARD, path, 200, "htmx request answered with a whole page")
-                n += 1
+            def run(i: int, rec: Recorder, deadline: float) -> None:
+                client = self.states[i].client.clone()
+                client.recorder = rec
+                quiz, n = self.states[i].practice[0], 0
+                while time.monotonic() < deadline:
+                    path = f"/practice/{quiz}/q/{n % self.plan.practice_length}/"
+                    headers = {"HX-Request": "true"} if htmx else None
+                    r = client.get(path, endpoint, headers=headers)
+                    if r.status == 0:
+                        self.no_response(rec, endpoint, path, r)
+                    elif htmx and r.status == 200 and "<html" in r.body[:500].lower():
+                        rec.error(endpoint, path, 200, "htmx request answered with a whole page")
+                    n += 1
+
+            return run
 
         def resume(i: int, rec: Recorder, deadline: float) -> None:
             # The cheapest logged-in request there is (session, user, two small queries,
@@ -654,8 +648,8 @@ class Bench:
         self.log_everyone_in()
         return [
             self.closed_loop("capacity: /health/ alone", health),
-            self.closed_loop("capacity: question page alone", question),
-            self.closed_loop("capacity: question card (htmx) alone", card),
+            self.closed_loop("capacity: question page alone", questions(htmx=False)),
+            self.closed_loop("capacity: question card (htmx) alone", questions(htmx=True)),
             self.closed_loop("capacity: resume redirect alone", resume),
             self.closed_loop("capacity: answer post alone", answer),
         ]

@@ -18,21 +18,15 @@ from tests.factories import (
 )
 from tutor.core.prepared import PreparedQuery, PreparedQueryError
 from tutor.quizzes import selectors
+from tutor.quizzes import services as quiz_services
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
 
 pytestmark = pytest.mark.django_db
 
 
-QUESTION = PreparedQuery(
-    lambda quiz_id, learner_id, position: (
-        QuizQuestion.objects.select_related("quiz", "quiz__assignment")
-        .exclude(quiz__source=Quiz.Source.LESSON)
-        .filter(quiz_id=quiz_id, quiz__learner_id=learner_id, position=position)
-    ),
-    quiz_id=int,
-    learner_id=int,
-    position=int,
-)
+# The site's own prepared queries, checked against the ORM's answers.
+QUESTION = selectors._QUESTION
+UNCHANGED = quiz_services._UNCHANGED_SKILL_ROW
 
 
 def orm_question(quiz_id: int, learner_id: int, position: int) -> QuizQuestion | None:
@@ -209,17 +203,6 @@ def test_only_plain_value_types():
         PreparedQuery(lambda kinds: QuizQuestion.objects.filter(kind__in=kinds), kinds=list)
     with pytest.raises(PreparedQueryError, match="at least one parameter"):
         PreparedQuery(lambda: QuizQuestion.objects.all())
-
-
-UNCHANGED = PreparedQuery(
-    lambda pk, attempts, mastery, last_answered_at: SkillState.objects.filter(
-        pk=pk, attempts=attempts, mastery=mastery, last_answered_at=last_answered_at
-    ),
-    pk=int,
-    attempts=int,
-    mastery=float,
-    last_answered_at=datetime,
-)
 
 
 def test_float_and_datetime_values_select_as_the_orm_selects():
