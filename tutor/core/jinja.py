@@ -153,6 +153,14 @@ def macros(template_name: str, deck: str, card_lang: str | None = None) -> Any:
     return _module(template, deck, card_lang)
 
 
+@pass_context
+def imported(context: Context, template_name: str) -> Any:
+    """In a template: the macros of ``template_name`` as ``{% import ... with context %}``
+    gives them (they read only the caller's deck and card language), kept per deck and
+    card language instead of made again on every render (issue 24)."""
+    return macros(template_name, _deck(context), context.get("card_lang"))
+
+
 @functools.lru_cache(maxsize=64)
 def _module(template: Template, deck: str, card_lang: str | None) -> Any:
     # Kept, as the macros do not change (a changed template file is a new Template).
@@ -226,6 +234,7 @@ def environment(**options: Any) -> Environment:
         stoeck_view=stoeck_view,
         target_sentence=ex.target_sentence,
         kept=kept,
+        imported=imported,
     )
     env.globals.update(APP_HELPERS)
     env.filters.update(
