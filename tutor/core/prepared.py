@@ -23,7 +23,7 @@ were last released in 2018-2019 for Django 1.x and 2.x.)
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
@@ -87,7 +87,8 @@ class _Compiled:
 class PreparedQuery(Generic[M]):
     """``build(**values)`` made once per connection and run again with new values.
 
-    ``params`` names each value and its type (``int`` or ``str``)::
+    ``params`` names each value and its type (``int``, ``str``, ``float`` or
+    ``datetime``)::
 
         QUESTION = PreparedQuery(
             lambda quiz_id, position: QuizQuestion.objects.select_related("quiz").filter(
@@ -122,13 +123,26 @@ class PreparedQuery(Generic[M]):
         self._build = build
         self._params = params
         self._using = using
-        # By connection object: each thread has its own, and the converters are the
-        # connection's own bound methods.
-        self._compiled: dict[str, weakref.WeakKeyDictionary[BaseDatabaseWrapper, _Compiled]] = {
-            "one": weakref.WeakKeyDictionary(),
-            "first": weakref.WeakKeyDictionary(),
-            "exists": weakref.WeakKeyDictionary(),
-        }
+        # By connection object (each thread has its own, and the converters are the
+        # connection's own bound methods), then by what is run ("one", "exists", the
+        # names an update sets).
+        self._compiled: weakref.WeakKeyDictionary[
+            BaseDatabaseWrapper, dict[Hashable, _Compiled]
+        ] = weakref.WeakKeyDictionary()
+
+    def _compiled_for(
+        self,
+        connection: BaseDatabaseWrapper,
+        key: Hashable,
+        compile_: Callable[[BaseDatabaseWrapper], _Compiled],
+    ) -> _Compiled:
+        kept = self._compiled.get(connection)
+        if kept is None:
+            kept = self._compiled[connection] = {}
+        compiled = kept.get(key)
+        if compiled is None:
+            compiled = kept[key] = compile_(connection)
+        return compiled
 
     def one(self, **values: Value) -> M | None:
         """The one row the values select, as a model instance, or None; more than one
@@ -146,21 +160,19 @@ class PreparedQuery(Generic[M]):
 
     def _rows(self, how: str, values: dict[str, Value]) -> list[M]:
         connection = connections[self._using]
-        compiled = self._compiled[how].get(connection)
-        if compiled is None:
-            compiled = self._compile_rows(connection, limit=2 if how == "one" else 1)
-            self._compiled[how][connection] = compiled
+        limit = 2 if how == "one" else 1
+        compiled = self._compiled_for(connection, how, lambda c: self._compile_rows(c, limit=limit))
         assert compiled.model is not None
         start, end = compiled.fields
         objs = []
-        for fetched in self._run(connection, compiled, values, 2):
+        for fetched in self._run(connection, compiled, values, limit):
             row = list(fetched)
             for position, converters, expression in compiled.converters:
                 value = row[position]
                 for converter in converters:
                     value = converter(value, expression, connection)
                 row[position] = value
-            obj = compiled.model.from_db(self._using, list(compiled.init_list), row[start:end])
+            obj = compiled.model.from_db(self._using, compiled.init_list, row[start:end])
             for populator in compiled.populators:
                 populator.populate(row, obj)
             objs.append(obj)
@@ -169,10 +181,7 @@ class PreparedQuery(Generic[M]):
     def exists(self, **values: Value) -> bool:
         """Whether the values select any row (``QuerySet.exists``)."""
         connection = connections[self._using]
-        compiled = self._compiled["exists"].get(connection)
-        if compiled is None:
-            compiled = self._compile_exists(connection)
-            self._compiled["exists"][connection] = compiled
+        compiled = self._compiled_for(connection, "exists", self._compile_exists)
         return bool(self._run(connection, compiled, values, 1))
 
     def update(self, changes: Mapping[str, Any], **values: Value) -> int:
@@ -183,11 +192,7 @@ class PreparedQuery(Generic[M]):
         NULL). Only a queryset of one table's own columns can be updated this way."""
         connection = connections[self._using]
         names = tuple(changes)
-        store = self._compiled.setdefault(f"update:{','.join(names)}", weakref.WeakKeyDictionary())
-        compiled = store.get(connection)
-        if compiled is None:
-            compiled = self._compile_update(connection, names)
-            store[connection] = compiled
+        compiled = self._compiled_for(connection, names, lambda c: self._compile_update(c, names))
         prepared = [
             field.get_db_prep_save(changes[name], connection=connection)
             for name, field in zip(names, compiled.set_fields, strict=True)

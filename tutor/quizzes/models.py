@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -167,6 +168,10 @@ class SkillState(models.Model):
         "due_at",
         "fsrs_card",
     )
+
+    def reviewed_values(self) -> dict[str, Any]:
+        """The :attr:`REVIEWED_FIELDS` as they are now, by name: what a write stores."""
+        return {name: getattr(self, name) for name in self.REVIEWED_FIELDS}
 
     def review(self, correct: bool, when: datetime, seconds: float | None = None) -> None:
         """Count one answer given at ``when`` (``seconds`` after it was shown, if

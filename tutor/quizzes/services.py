@@ -79,7 +79,7 @@ class AnswerOutcome:
     question: QuizQuestion
     correct: bool
     mastery: float | None  # None while the assignment keeps correctness hidden
-    next_open: int | None = None  # the quiz's first open question after it, if any
+    next_open: int | None = None  # the quiz's first open question now, None if none
 
 
 def new_seed() -> int:
@@ -312,8 +312,7 @@ def _update_if_unchanged(state: SkillState, rights: list[bool], when: datetime) 
     }
     for right in rights:
         state.review(right, when)
-    changes = {name: getattr(state, name) for name in SkillState.REVIEWED_FIELDS}
-    return bool(_UNCHANGED_SKILL_ROW.update(changes, **unchanged))
+    return bool(_UNCHANGED_SKILL_ROW.update(state.reviewed_values(), **unchanged))
 
 
 # Before every answer's review: compiled once (tutor.core.prepared). Only run inside
@@ -342,9 +341,7 @@ def _reviewed_row(
         )
     for right, seconds in reviews:
         state.review(right, when, seconds)
-    _SKILL_ROW.update(
-        {name: getattr(state, name) for name in SkillState.REVIEWED_FIELDS}, pk=state.pk
-    )
+    _SKILL_ROW.update(state.reviewed_values(), pk=state.pk)
     return state
 
 
