@@ -389,3 +389,20 @@ def test_next_question_from_htmx_after_the_last_goes_to_the_summary_page(client,
     assert response.status_code == 204
     assert response["HX-Redirect"] == reverse("quizzes:summary", args=[quiz.pk])
     assert client.get(reverse("quizzes:quiz", args=[quiz.pk])).status_code == 302
+
+
+def test_the_largest_id_and_position_are_a_404_not_a_500(client, learner, quiz):
+    """The URLs take numbers up to 2^63 - 1; the compiled question query binds them as
+    they come (no range check of the ORM's in between), and the database finds nothing."""
+    from tutor.core.converters import MAX_ID
+
+    client.force_login(learner)
+    for quiz_id, position in ((quiz.pk, MAX_ID), (MAX_ID, 0), (MAX_ID, MAX_ID)):
+        assert client.get(reverse("quizzes:question", args=[quiz_id, position])).status_code == 404
+        posted = client.post(
+            reverse("quizzes:answer", args=[quiz_id, position]),
+            {"choice": "a"},
+            headers={"HX-Request": "true"},
+        )
+        assert posted.status_code == 404
+    assert not quiz.questions.filter(answered_at__isnull=False).exists()  # nothing stored
