@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "tutor.weistool",
     "tutor.quizzes",
     "tutor.table",
+    "tutor.live",
     "axes",
 ]
 

@@ -19,6 +19,7 @@ urlpatterns = [
     path("weis/", include("tutor.weistool.urls")),
     path("practice/", include("tutor.quizzes.urls")),
     path("table/", include("tutor.table.urls")),
+    path("live/", include("tutor.live.urls")),
     path("dashboard/", dashboard_views.dashboard, name="dashboard"),
     path("privacy/", include("tutor.classroom.privacy_urls")),
     path("i18n/", include("django.conf.urls.i18n")),

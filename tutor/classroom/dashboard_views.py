@@ -17,7 +17,7 @@ from tutor.accounts.permissions import learner_required
 from tutor.quizzes.selectors import skill_rows, suggested_skills
 
 from .results import learner_progress, progress_figures
-from .selectors import classes_of_learner, learner_assignments
+from .selectors import classes_of_learner, learner_assignments, running_live_sessions
 
 
 @learner_required
@@ -37,5 +37,6 @@ def dashboard(request: AuthedRequest) -> HttpResponse:
             "finished": [row for row in due if row.status in {"done", "missed"}],
             "suggested": suggested_skills(request.user, 3),
             "classes": classes_of_learner(request.user),
+            "live_sessions": running_live_sessions(request.user),
         },
     )

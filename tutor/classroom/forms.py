@@ -52,7 +52,12 @@ class AssignmentForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=120)
     activity = forms.ChoiceField(
         label=_("What the learners do"),
-        choices=Assignment.Activity.choices,
+        # Live questions are started from the class page (tutor.live), not set here.
+        choices=[
+            (value, label)
+            for value, label in Assignment.Activity.choices
+            if value != Assignment.Activity.LIVE
+        ],
         initial=Assignment.Activity.QUIZ,
         widget=forms.RadioSelect,
         # A post without it (a form from before table rounds) sets a quiz.

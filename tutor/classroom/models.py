@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -11,6 +11,8 @@ from tutor.table.models import Focus
 # No 0/O, 1/I/L: a pupil copies the code from a projector.
 JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 JOIN_CODE_LENGTH = 8
+# A live session's code is typed by a class from the projector within a minute.
+LIVE_CODE_LENGTH = 6
 
 
 class SchoolClass(models.Model):
@@ -68,6 +70,8 @@ class Assignment(models.Model):
     class Activity(models.TextChoices):
         QUIZ = "quiz", _("Quiz questions")
         TABLE = "table", _("Rounds at the table")
+        # Questions the teacher runs in class, one at a time (tutor.live, issue 25).
+        LIVE = "live", _("Live in class")
 
     class Explanations(models.TextChoices):
         IMMEDIATELY = "immediately", _("at once, after each answer")
@@ -116,7 +120,7 @@ class Assignment(models.Model):
         ordering = ["-due_at", "-id"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(activity="quiz")
+                condition=models.Q(activity__in=["quiz", "live"])
                 | (
                     models.Q(activity="table", round_count__gte=1)
                     & models.Q(round_count__lte=MAX_TABLE_ROUNDS)
@@ -134,6 +138,19 @@ class Assignment(models.Model):
     @property
     def is_table(self) -> bool:
         return self.activity == self.Activity.TABLE
+
+    @property
+    def is_live(self) -> bool:
+        return self.activity == self.Activity.LIVE
+
+    def takes_answer(self, position: int, now: datetime) -> bool:
+        """Whether the question at ``position`` takes an answer now, as far as the
+        assignment's pace goes: always, except live in class, where only the question
+        the teacher is asking does, until its timer runs out (the live session's
+        row is read here, for live assignments only)."""
+        if not self.is_live:
+            return True
+        return self.live.takes_answer(position, now)
 
     def is_open(self, now: datetime) -> bool:
         """Work can be done now: opened and not closed."""
@@ -155,3 +172,53 @@ class Assignment(models.Model):
         if self.is_table:
             return True
         return self.explanations == self.Explanations.IMMEDIATELY or now >= self.due_at
+
+
+class LiveSession(models.Model):
+    """The state of a live assignment (``Assignment.Activity.LIVE``) that the teacher
+    runs on the projector: which question is asked, and whether its answer is shown.
+
+    Every change the pupils' phones and the projector must see raises ``version``
+    (one conditional UPDATE per step, tutor.live.services), so a poll that brings the
+    version it has is answered "nothing changed" without drawing anything.
+    """
+
+    class Phase(models.TextChoices):
+        LOBBY = "lobby", _("Waiting for the class")
+        ASKING = "asking", _("Question open")
+        REVEALED = "revealed", _("Answer shown")
+        FINISHED = "finished", _("Finished")
+
+    assignment = models.OneToOneField(
+        Assignment, on_delete=models.CASCADE, primary_key=True, related_name="live"
+    )
+    code = models.CharField(_("live code"), max_length=LIVE_CODE_LENGTH, unique=True)
+    phase = models.CharField(max_length=12, choices=Phase.choices, default=Phase.LOBBY)
+    position = models.PositiveSmallIntegerField(default=0)  # the question asked or shown
+    version = models.PositiveIntegerField(default=1)
+    asked_at = models.DateTimeField(null=True, blank=True)
+    # 0: no timer; else the question takes answers this many seconds after it is asked.
+    timer_seconds = models.PositiveSmallIntegerField(_("timer (seconds)"), default=0)
+    leaderboard = models.BooleanField(_("leaderboard (first names)"), default=False)
+    # The questions as stored (the same for everybody): the projector draws them before
+    # any pupil has joined, and every pupil's attempt is made from them.
+    questions = models.JSONField(default=list, editable=False)
+
+    class Meta:
+        verbose_name = _("live session")
+        verbose_name_plural = _("live sessions")
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.phase})"
+
+    @property
+    def deadline(self) -> datetime | None:
+        if not self.timer_seconds or self.asked_at is None:
+            return None
+        return self.asked_at + timedelta(seconds=self.timer_seconds)
+
+    def takes_answer(self, position: int, now: datetime) -> bool:
+        if self.phase != self.Phase.ASKING or position != self.position:
+            return False
+        deadline = self.deadline
+        return deadline is None or now <= deadline

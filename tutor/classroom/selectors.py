@@ -13,7 +13,7 @@ from tutor.accounts.models import User
 from tutor.quizzes.models import Quiz
 from tutor.table.models import TableRound
 
-from .models import Assignment, Membership, SchoolClass
+from .models import Assignment, LiveSession, Membership, SchoolClass
 
 if TYPE_CHECKING:
     from typing import TypedDict
@@ -101,7 +101,9 @@ def learner_assignments(learner: User, now: datetime | None = None) -> list[DueR
     """Every assignment of the learner's classes with what they can do now (4 queries)."""
     now = now or timezone.now()
     assignments = list(
+        # Live sessions are joined from their own box (running_live_sessions).
         Assignment.objects.filter(school_class__memberships__learner=learner)
+        .exclude(activity=Assignment.Activity.LIVE)
         .select_related("school_class")
         .order_by("due_at", "id")
     )
@@ -190,3 +192,14 @@ def _barring(
         if row.assignment is not None and row.assignment.is_open(now):
             return row.assignment
     return None
+
+
+def running_live_sessions(learner: User) -> list[LiveSession]:
+    """The live sessions running now in the learner's classes (tutor.live; for the
+    dashboard, which sits in this app)."""
+    return list(
+        LiveSession.objects.select_related("assignment__school_class")
+        .filter(assignment__school_class__memberships__learner=learner)
+        .exclude(phase=LiveSession.Phase.FINISHED)
+        .order_by("-assignment__opens_at")
+    )

@@ -142,6 +142,8 @@ def assignment_start(request: AuthedRequest, assignment_id: int) -> HttpResponse
     assignment = get_object_or_404(
         Assignment, pk=assignment_id, school_class__memberships__learner=request.user
     )
+    if assignment.is_live:  # answered with the class, on its own page
+        return redirect("live:pupil", assignment_id=assignment.pk)
     try:
         if assignment.is_table:
             round_ = assignments.start_table_round(learner=request.user, assignment=assignment)

@@ -43,6 +43,10 @@ class AssignmentTerms(Protocol):
 
     def has_member(self, learner_id: int) -> bool: ...
 
+    # The pace of the questions, not a refusal of the learner: live in class only the
+    # question the teacher asks takes answers (quizzes.services.check_can_answer).
+    def takes_answer(self, position: int, now: datetime) -> bool: ...
+
 
 class Refusal(enum.Enum):
     """Why an assignment takes no work from a learner now, in the order it is asked."""

@@ -52,19 +52,28 @@ class AttemptClosed(QuizError):
     pass
 
 
+class NotAsked(AttemptClosed):
+    """Live in class: the question is not the one the teacher is asking now."""
+
+
 class AnswerRefused(WorkRefused, AttemptClosed):
     """The assignment policy (``tutor.core.assignment_policy``) refuses the answer."""
 
 
-def check_can_answer(quiz: Quiz, now: datetime) -> None:
+def check_can_answer(quiz: Quiz, now: datetime, position: int | None = None) -> None:
     """Raise :class:`AttemptClosed` when an assignment attempt takes no more answers:
-    it was submitted, or the assignment policy refuses (:class:`AnswerRefused`).
-    Practice always takes answers."""
+    it was submitted, or the assignment policy refuses (:class:`AnswerRefused`), or,
+    given a ``position``, that question is not open now (live in class: only the
+    question the teacher is asking). Practice always takes answers."""
     if quiz.assignment is None:
         return
     if quiz.submitted_at is not None:
         raise AttemptClosed(_("This attempt has been submitted; it takes no more answers."))
     check_work(quiz.assignment, quiz.learner_id, now, error=AnswerRefused)
+    if position is not None and not quiz.assignment.takes_answer(position, now):
+        raise NotAsked(
+            _("This question takes no answers now: your teacher has closed it or not asked it yet.")
+        )
 
 
 def explanations_visible(quiz: Quiz, now: datetime | None = None) -> bool:
@@ -161,7 +170,7 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         raise InvalidChoice("That is not one of the choices.")
     correct = choice == question.question["answer"]
     now = timezone.now()
-    check_can_answer(question.quiz, now)
+    check_can_answer(question.quiz, now, question.position)
     # Mastery is visible on every page, so it may move only once the learner may know
     # whether the answer was right (issue 12: nothing shown may depend on correctness
     # before the assignment releases it).

@@ -119,6 +119,15 @@ def question(request: AuthedRequest, quiz_id: int, position: int) -> HttpRespons
     """The question's page; for htmx («Next question» from the card before) the card
     alone, without the page around it, and the address bar and title follow."""
     question = selectors.question_of(request.user, quiz_id, position)
+    assignment = question.quiz.assignment
+    if assignment is not None and assignment.is_live:
+        # Live in class, a question is shown when the teacher asks it (tutor.live).
+        target = reverse("live:pupil", args=[assignment.pk])
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = target
+            return response
+        return redirect(target)
     services.mark_shown(question)
     context = _question_context(request, question)
     if request.htmx:

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tutor.core.explain import preset_choices
+from tutor.quizzes.models import Skill
+
+from .services import MAX_LIVE_QUESTIONS, TIMER_SECONDS, Action, LiveSpec
+
+
+def _timer_label(seconds: int) -> str:
+    return str(_("no timer")) if not seconds else str(_("%(n)s seconds")) % {"n": seconds}
+
+
+class StartForm(forms.Form):
+    kinds = forms.MultipleChoiceField(
+        label=_("Question kinds"),
+        choices=Skill.choices,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": _("Choose at least one question kind.")},
+    )
+    question_count = forms.IntegerField(
+        label=_("Number of questions"), min_value=1, max_value=MAX_LIVE_QUESTIONS, initial=5
+    )
+    rules_preset = forms.ChoiceField(label=_("Rule set"), initial="default")
+    timer_seconds = forms.TypedChoiceField(
+        label=_("Timer per question"),
+        coerce=int,
+        initial=0,
+        help_text=_("Answers are taken until the time is up; you show the answer yourself."),
+    )
+    leaderboard = forms.BooleanField(
+        label=_("Show a leaderboard (first names only)"),
+        required=False,
+        help_text=_("Off by default: the class sees how it answered, not who."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["rules_preset"]).choices = preset_choices()
+        cast(forms.ChoiceField, self.fields["timer_seconds"]).choices = [
+            (s, _timer_label(s)) for s in TIMER_SECONDS
+        ]
+
+    def spec(self) -> LiveSpec:
+        data = self.cleaned_data
+        return LiveSpec(
+            kinds=data["kinds"],
+            question_count=data["question_count"],
+            rules_preset=data["rules_preset"],
+            timer_seconds=data["timer_seconds"],
+            leaderboard=data["leaderboard"],
+        )
+
+
+class ControlForm(forms.Form):
+    action = forms.ChoiceField(choices=[(a, a) for a in Action.ALL])
+    version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
+
+
+class AnswerForm(forms.Form):
+    position = forms.IntegerField(min_value=0, max_value=MAX_LIVE_QUESTIONS)
+    choice = forms.CharField(max_length=8)
+
+
+class CodeForm(forms.Form):
+    code = forms.CharField(label=_("Code from the projector"), max_length=20)
