@@ -17,7 +17,7 @@ from tutor.quizzes.models import QuizQuestion
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# Polling runs every two seconds; a page must have caught up well within this.
+# Polling runs every second; a page must have caught up well within this.
 CATCH_UP_MS = 8000
 
 

@@ -76,6 +76,16 @@ def test_start_makes_a_live_assignment_in_the_lobby(session, school_class):
     assert re.fullmatch(r"[A-Z2-9]{6}", session.code)
 
 
+def test_a_lesson_s_questions_are_aimed_at_its_rules(teacher, school_class):
+    session = services.start_live(
+        teacher=teacher,
+        school_class=school_class,
+        spec=LiveSpec(kinds=[], question_count=4, lesson="kreuzweis"),
+    )
+    assert [q["kind"] for q in session.questions] == ["weis_value"] * 4
+    assert all("R5.3" in q["rules_tested"] for q in session.questions)
+
+
 def test_only_the_class_teacher_starts_and_steps(session, school_class):
     other = TeacherFactory()
     with pytest.raises(LiveError):
@@ -97,6 +107,7 @@ def test_only_the_class_teacher_starts_and_steps(session, school_class):
         LiveSpec(kinds=["stoeck"], question_count=31),
         LiveSpec(kinds=["stoeck"], question_count=3, timer_seconds=7),
         LiveSpec(kinds=["stoeck"], question_count=3, rules_preset="nonsense"),
+        LiveSpec(kinds=[], question_count=3, lesson="no-such-lesson"),
     ],
 )
 def test_start_refuses_a_bad_spec(teacher, school_class, spec):
@@ -289,7 +300,7 @@ def test_start_form_reports_bad_input(teacher, school_class):
     )
     assert response.status_code == 400
     assert not LiveSession.objects.exists()
-    assert "Choose at least one question kind." in response.content.decode()
+    assert "Choose at least one question kind, or a lesson." in response.content.decode()
 
 
 def test_pages_are_limited_to_the_class(session, pupils):
@@ -434,3 +445,29 @@ def test_results_list_the_live_session_as_an_activity(teacher, session, school_c
     assert "Live in class" in page
     assert reverse("live:projector", args=[session.pk]) in page
     assert client.get(reverse("classroom:assignment_results", args=[session.pk])).status_code == 200
+
+
+def test_teacher_starts_a_lesson_s_questions_from_the_form(teacher, school_class):
+    from tutor.lessons.services import load_course
+
+    load_course()
+    client = login(teacher)
+    page = client.get(reverse("live:start", args=[school_class.pk])).content.decode()
+    assert 'value="kreuzweis"' in page
+    response = client.post(
+        reverse("live:start", args=[school_class.pk]),
+        {
+            "lesson": "kreuzweis",
+            "question_count": "2",
+            "rules_preset": "default",
+            "timer_seconds": "0",
+        },
+    )
+    assert response.status_code == 302
+    session = LiveSession.objects.get()
+    assert session.assignment.kinds == ["weis_value"]
+    unknown = client.post(
+        reverse("live:start", args=[school_class.pk]),
+        {"lesson": "nope", "question_count": "2", "rules_preset": "default", "timer_seconds": "0"},
+    )
+    assert unknown.status_code == 400

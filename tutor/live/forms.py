@@ -3,9 +3,12 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from tutor.core.explain import preset_choices
+from tutor.lessons.questions import plan_for
+from tutor.lessons.selectors import course
 from tutor.quizzes.models import Skill
 
 from .services import MAX_LIVE_QUESTIONS, TIMER_SECONDS, Action, LiveSpec
@@ -16,11 +19,21 @@ def _timer_label(seconds: int) -> str:
 
 
 class StartForm(forms.Form):
+    """Question kinds under a rule set, or the questions of one lesson."""
+
+    lesson = forms.ChoiceField(
+        label=_("Questions of a lesson"),
+        required=False,
+        help_text=_(
+            "Aimed at the rules that lesson teaches, in its rule sets; the question "
+            "kinds and the rule set below are then not used."
+        ),
+    )
     kinds = forms.MultipleChoiceField(
         label=_("Question kinds"),
         choices=Skill.choices,
         widget=forms.CheckboxSelectMultiple,
-        error_messages={"required": _("Choose at least one question kind.")},
+        required=False,
     )
     question_count = forms.IntegerField(
         label=_("Number of questions"), min_value=1, max_value=MAX_LIVE_QUESTIONS, initial=5
@@ -44,6 +57,21 @@ class StartForm(forms.Form):
         cast(forms.ChoiceField, self.fields["timer_seconds"]).choices = [
             (s, _timer_label(s)) for s in TIMER_SECONDS
         ]
+        language = (get_language() or "de")[:2]
+        cast(forms.ChoiceField, self.fields["lesson"]).choices = [
+            ("", _("none: the question kinds below")),
+            *(
+                (entry.lesson.slug, entry.text.title)
+                for entry in course(language, None)
+                if plan_for(entry.lesson.slug).kinds
+            ),
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("lesson") and not data.get("kinds"):
+            self.add_error("kinds", _("Choose at least one question kind, or a lesson."))
+        return data
 
     def spec(self) -> LiveSpec:
         data = self.cleaned_data
@@ -53,6 +81,7 @@ class StartForm(forms.Form):
             rules_preset=data["rules_preset"],
             timer_seconds=data["timer_seconds"],
             leaderboard=data["leaderboard"],
+            lesson=data["lesson"],
         )
 
 

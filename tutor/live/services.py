@@ -17,10 +17,12 @@ once, moves the session one step, never two.
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -41,6 +43,7 @@ from tutor.classroom.models import (
     SchoolClass,
 )
 from tutor.core.assignment_policy import Refusal, refusal
+from tutor.lessons.questions import QuestionPlan, plan_for
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill
 from tutor.quizzes.services import (
     AnswerOutcome,
@@ -76,16 +79,30 @@ class Action:
 
 @dataclass(frozen=True)
 class LiveSpec:
+    """What the teacher asks for: question kinds under a rule set, or a lesson's
+    questions (``lesson``, its slug: the kinds and rule sets of the questions at the
+    end of that lesson, aimed at its rules; kinds and rule set are then ignored)."""
+
     kinds: Sequence[str]
     question_count: int
     rules_preset: str = "default"
     timer_seconds: int = 0
     leaderboard: bool = False
+    lesson: str = ""
+
+
+def _lesson_plan(spec: LiveSpec) -> QuestionPlan | None:
+    if not spec.lesson:
+        return None
+    plan = plan_for(spec.lesson)
+    if not plan.kinds:
+        raise LiveError(_("Choose one of the lessons offered."))
+    return plan
 
 
 def _check_spec(spec: LiveSpec) -> RuleSet:
-    if not spec.kinds or any(k not in Skill.values for k in spec.kinds):
-        raise LiveError(_("Choose at least one question kind."))
+    if not spec.lesson and (not spec.kinds or any(k not in Skill.values for k in spec.kinds)):
+        raise LiveError(_("Choose at least one question kind, or a lesson."))
     if not 1 <= spec.question_count <= MAX_LIVE_QUESTIONS:
         raise LiveError(
             _("A live session has 1 to %(max)s questions.") % {"max": MAX_LIVE_QUESTIONS}
@@ -109,8 +126,11 @@ def start_live(
     if school_class.teacher_id != teacher.pk:
         raise LiveError(_("You can only run live questions in your own classes."))
     rules = _check_spec(spec)
+    plan = _lesson_plan(spec)
+    if plan is not None:
+        rules = plan.rules
     now = now or timezone.now()
-    kinds = list(dict.fromkeys(spec.kinds))
+    kinds = list(plan.kinds if plan is not None else dict.fromkeys(spec.kinds))
     for _attempt in range(10):
         try:
             with transaction.atomic():
@@ -123,7 +143,7 @@ def start_live(
                     kinds=kinds,
                     question_count=spec.question_count,
                     rules=rules.to_dict(),
-                    rules_preset=spec.rules_preset,
+                    rules_preset=rules.preset_name() or "custom",
                     opens_at=now,
                     due_at=now + LIVE_LENGTH,
                     attempts_allowed=1,
@@ -133,10 +153,7 @@ def start_live(
                     late_policy=Assignment.LatePolicy.REFUSE,
                     base_seed=secrets.randbelow(2**31),
                 )
-                questions = [
-                    generate(kind, seed, rules).to_dict()
-                    for kind, seed in question_plan(assignment, teacher, 1)
-                ]
+                questions = _questions(assignment, teacher, plan)
                 return LiveSession.objects.create(
                     assignment=assignment,
                     code=_new_code(),
@@ -147,6 +164,26 @@ def start_live(
         except IntegrityError:  # the code was taken: another one
             continue
     raise LiveError(_("Could not find a free code; please try again."))
+
+
+def _questions(
+    assignment: Assignment, teacher: User, plan: QuestionPlan | None
+) -> list[dict[str, Any]]:
+    """The session's questions, stored whole: drawn as a lesson draws the questions at
+    its end (each aimed at the lesson's rules, with that aim's rule set), or from the
+    kinds' seeds as an assignment's."""
+    rules = RuleSet.from_dict(assignment.rules)
+    if plan is None:
+        return [
+            generate(kind, seed, rules).to_dict()
+            for kind, seed in question_plan(assignment, teacher, 1)
+        ]
+    rng = random.Random(assignment.base_seed)
+    kinds = plan.kinds
+    return [
+        plan.draw(kinds[i % len(kinds)], rng).question.to_dict()
+        for i in range(assignment.question_count)
+    ]
 
 
 def attempt_of(learner: User, session: LiveSession) -> Quiz | None:
