@@ -471,3 +471,16 @@ def test_teacher_starts_a_lesson_s_questions_from_the_form(teacher, school_class
         {"lesson": "nope", "question_count": "2", "rules_preset": "default", "timer_seconds": "0"},
     )
     assert unknown.status_code == 400
+
+
+def test_the_phone_notes_when_the_question_was_first_shown(teacher, session, pupils):
+    pupil = login(pupils[0])
+    pupil.post(reverse("live:enter", args=[session.pk]))
+    question = QuizQuestion.objects.get(quiz__learner=pupils[0], position=0)
+    pupil.get(reverse("live:pupil", args=[session.pk]))
+    question.refresh_from_db()
+    assert question.shown_at is None  # still in the lobby: not shown
+    step(teacher, session, Action.BEGIN)
+    pupil.get(reverse("live:pupil", args=[session.pk]))
+    question.refresh_from_db()
+    assert question.shown_at is not None

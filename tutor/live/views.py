@@ -196,6 +196,9 @@ def join(request: AuthedRequest) -> HttpResponse:
 def _pupil_context(request: AuthedRequest, session: LiveSession) -> dict[str, object]:
     now = timezone.now()
     stage = selectors.pupil_stage(session, request.user, deck=current_deck(request), now=now)
+    if stage.question is not None and stage.open_now:
+        # As the quiz page does: the answer's time rates a right answer Easy or Good.
+        quiz_services.mark_shown(stage.question)
     return {
         "session": session,
         "school_class": session.assignment.school_class,
