@@ -484,3 +484,35 @@ def test_the_phone_notes_when_the_question_was_first_shown(teacher, session, pup
     pupil.get(reverse("live:pupil", args=[session.pk]))
     question.refresh_from_db()
     assert question.shown_at is not None
+
+
+def test_selectors_only_read_and_a_poll_that_finds_nothing_is_three_queries(
+    teacher, session, pupils
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    services.join_live(learner=pupils[0], session=session)
+    session = step(teacher, session, Action.BEGIN)
+    right, _ = right_and_wrong(session, 0)
+    services.answer_live(learner=pupils[0], session=session, position=0, choice=right)
+    session = step(teacher, session, Action.REVEAL)
+    now = timezone.now()
+    with CaptureQueriesContext(connection) as queries:
+        view = selectors.question_view(session, 0, reveal=True, deck="swiss")
+        selectors.distribution(session, 0, view)
+        selectors.counts(session)
+        selectors.leaderboard(session, 0)
+        selectors.summary(session, deck="swiss")
+        selectors.pupil_stage(session, pupils[0], deck="swiss", now=now)
+        selectors.poll_token(session, now)
+    writes = [q["sql"] for q in queries if re.match(r"\s*(INSERT|UPDATE|DELETE)", q["sql"], re.I)]
+    assert writes == []
+    pupil = login(pupils[0])
+    url = reverse("live:pupil", args=[session.pk])
+    token = selectors.poll_token(session, timezone.now())
+    with CaptureQueriesContext(connection) as poll:
+        response = pupil.get(url, {"token": token}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
+    # The session row, the user, the live session with its class: nothing is drawn.
+    assert len(poll) == 3, [q["sql"] for q in poll]
