@@ -516,3 +516,22 @@ def test_selectors_only_read_and_a_poll_that_finds_nothing_is_three_queries(
     assert response.status_code == 204
     # The session row, the user, the live session with its class: nothing is drawn.
     assert len(poll) == 3, [q["sql"] for q in poll]
+
+
+def test_an_answer_checked_before_the_reveal_but_stored_after_it_is_refused(
+    teacher, session, pupils
+):
+    from tutor.quizzes.services import NotAsked, answer
+
+    services.join_live(learner=pupils[0], session=session)
+    session = step(teacher, session, Action.BEGIN)
+    question = QuizQuestion.objects.select_related("quiz__assignment__live").get(
+        quiz__learner=pupils[0], position=0
+    )
+    assert question.quiz.assignment.live.phase == Phase.ASKING  # what the request read
+    step(teacher, session, Action.REVEAL)  # meanwhile, the teacher shows the answer
+    right, _ = right_and_wrong(session, 0)
+    with pytest.raises(NotAsked):
+        answer(learner=pupils[0], question=question, choice=right)
+    question.refresh_from_db()
+    assert question.answered_at is None

@@ -45,7 +45,7 @@ class AssignmentTerms(Protocol):
 
     # The pace of the questions, not a refusal of the learner: live in class only the
     # question the teacher asks takes answers (quizzes.services.check_can_answer).
-    def takes_answer(self, position: int, now: datetime) -> bool: ...
+    def takes_answer(self, position: int, now: datetime, *, lock: bool = False) -> bool: ...
 
 
 class Refusal(enum.Enum):

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules_core import RuleSet
 from teaching import mastery
@@ -56,6 +57,11 @@ class NotAsked(AttemptClosed):
     """Live in class: the question is not the one the teacher is asking now."""
 
 
+_NOT_ASKED = gettext_lazy(
+    "This question takes no answers now: your teacher has closed it or not asked it yet."
+)
+
+
 class AnswerRefused(WorkRefused, AttemptClosed):
     """The assignment policy (``tutor.core.assignment_policy``) refuses the answer."""
 
@@ -71,9 +77,7 @@ def check_can_answer(quiz: Quiz, now: datetime, position: int | None = None) -> 
         raise AttemptClosed(_("This attempt has been submitted; it takes no more answers."))
     check_work(quiz.assignment, quiz.learner_id, now, error=AnswerRefused)
     if position is not None and not quiz.assignment.takes_answer(position, now):
-        raise NotAsked(
-            _("This question takes no answers now: your teacher has closed it or not asked it yet.")
-        )
+        raise NotAsked(str(_NOT_ASKED))
 
 
 def explanations_visible(quiz: Quiz, now: datetime | None = None) -> bool:
@@ -179,7 +183,13 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         # Answers released since count first, in the order they were given; pages
         # only show them (selectors.skill_states), this is where they are stored.
         settle_released_answers([learner.pk], now)
+    assignment = question.quiz.assignment
     with transaction.atomic():
+        if assignment is not None and not assignment.takes_answer(
+            question.position, now, lock=True
+        ):
+            # Live in class: the teacher moved on between the check above and now.
+            raise NotAsked(str(_NOT_ASKED))
         # The condition makes the write happen once even when two requests race.
         updated = _UNANSWERED.update(
             {
