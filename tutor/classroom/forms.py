@@ -31,6 +31,16 @@ class JoinForm(forms.Form):
     code = forms.CharField(label=_("Join code"), max_length=20)
 
 
+def question_kinds_field() -> forms.MultipleChoiceField:
+    """The question kinds to ask, as checkboxes (an assignment's, a live session's)."""
+    return forms.MultipleChoiceField(
+        label=_("Question kinds"),
+        choices=Skill.choices,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+
+
 FIRST_YEAR, LAST_YEAR = 2000, 2100  # the assignment dates a form accepts
 
 
@@ -63,12 +73,7 @@ class AssignmentForm(forms.Form):
         # A post without it (a form from before table rounds) sets a quiz.
         required=False,
     )
-    kinds = forms.MultipleChoiceField(
-        label=_("Question kinds"),
-        choices=Skill.choices,
-        widget=forms.CheckboxSelectMultiple,
-        required=False,
-    )
+    kinds = question_kinds_field()
     question_count = forms.IntegerField(
         label=_("Number of questions"),
         min_value=1,

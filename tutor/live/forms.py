@@ -6,10 +6,10 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from tutor.classroom.forms import question_kinds_field
 from tutor.core.explain import preset_choices
 from tutor.lessons.questions import plan_for
 from tutor.lessons.selectors import course
-from tutor.quizzes.models import Skill
 
 from .services import MAX_LIVE_QUESTIONS, TIMER_SECONDS, Action, LiveSpec
 
@@ -29,12 +29,7 @@ class StartForm(forms.Form):
             "kinds and the rule set below are then not used."
         ),
     )
-    kinds = forms.MultipleChoiceField(
-        label=_("Question kinds"),
-        choices=Skill.choices,
-        widget=forms.CheckboxSelectMultiple,
-        required=False,
-    )
+    kinds = question_kinds_field()
     question_count = forms.IntegerField(
         label=_("Number of questions"), min_value=1, max_value=MAX_LIVE_QUESTIONS, initial=5
     )

@@ -20,28 +20,22 @@ from tutor.quizzes.presenters import QuestionView, present
 Phase = LiveSession.Phase
 
 
+def _session(**where: object) -> LiveSession:
+    session = LiveSession.objects.select_related("assignment__school_class").filter(**where)
+    found = session.first()
+    if found is None:
+        raise Http404("No such live session")
+    return found
+
+
 def session_of_teacher(teacher: User, assignment_id: int) -> LiveSession:
     """The teacher's own live session; anybody else's is a 404."""
-    session = (
-        LiveSession.objects.select_related("assignment__school_class")
-        .filter(pk=assignment_id, assignment__school_class__teacher=teacher)
-        .first()
-    )
-    if session is None:
-        raise Http404("No such live session")
-    return session
+    return _session(pk=assignment_id, assignment__school_class__teacher=teacher)
 
 
 def session_of_learner(learner: User, assignment_id: int) -> LiveSession:
     """A live session of one of the learner's classes; any other is a 404."""
-    session = (
-        LiveSession.objects.select_related("assignment__school_class")
-        .filter(pk=assignment_id, assignment__school_class__memberships__learner=learner)
-        .first()
-    )
-    if session is None:
-        raise Http404("No such live session")
-    return session
+    return _session(pk=assignment_id, assignment__school_class__memberships__learner=learner)
 
 
 def session_by_code(code: str) -> LiveSession | None:
