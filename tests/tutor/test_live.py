@@ -535,3 +535,35 @@ def test_an_answer_checked_before_the_reveal_but_stored_after_it_is_refused(
         answer(learner=pupils[0], question=question, choice=right)
     question.refresh_from_db()
     assert question.answered_at is None
+
+
+def test_the_phones_poll_reads_one_row_and_says_only_moved_or_not(teacher, session, pupils):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    pupil = login(pupils[0])
+    pupil.post(reverse("live:enter", args=[session.pk]))
+    page = pupil.get(reverse("live:pupil", args=[session.pk])).content.decode()
+    poll_url = (
+        re.search(r'class="live-poller" hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+    )
+    assert poll_url.startswith(reverse("live:poll", args=[session.pk]))
+    with CaptureQueriesContext(connection) as queries:
+        still = pupil.get(poll_url, HTTP_HX_REQUEST="true")
+    assert still.status_code == 204 and "HX-Trigger" not in still
+    assert len(queries) == 1, [q["sql"] for q in queries]  # the pace row: no session, no user
+    step(teacher, session, Action.BEGIN)
+    moved = Client().get(poll_url)  # the ticket is the credential; it says nothing else
+    assert moved.status_code == 204 and moved["HX-Trigger"] == "live-moved"
+    assert moved.content == b""
+    other = services.start_live(
+        teacher=teacher,
+        school_class=session.assignment.school_class,
+        spec=LiveSpec(kinds=["stoeck"], question_count=1),
+    )
+    forged = poll_url.replace(f"/live/{session.pk}/", f"/live/{other.pk}/")
+    assert Client().get(forged).status_code == 400
+    assert (
+        Client().get(reverse("live:poll", args=[session.pk]), {"ticket": "x:y"}).status_code == 400
+    )
+    assert Client().get(reverse("live:poll", args=[session.pk])).status_code == 400

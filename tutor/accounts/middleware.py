@@ -12,15 +12,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import Resolver404, resolve, reverse
+from django.urls import reverse
 from django.utils.http import urlencode
 from django_htmx.http import HttpResponseClientRedirect
 
+View = Callable[..., HttpResponse]
+
 OPEN_WITH_ONE_TIME_PASSWORD = frozenset({"first_password", "logout", "set_language", "set_deck"})
+
+
+def without_account_state(view: View) -> View:
+    """Mark a view that answers without reading the session or the user (a live page's
+    poll, which says only "moved or not"): the middleware below leaves it alone, so
+    that the request costs no session or user query. Such a view must show nothing
+    and change nothing."""
+    setattr(view, "without_account_state", True)  # noqa: B010 - a marker for process_view
+    return view
 
 
 class AccountStateMiddleware:
@@ -28,6 +40,19 @@ class AccountStateMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view_func: Callable[..., HttpResponse],
+        view_args: tuple[Any, ...],
+        view_kwargs: dict[str, Any],
+    ) -> HttpResponse | None:
+        # At the view, not before: the URL is resolved once by Django's handler, and
+        # a view marked with without_account_state is known.
+        if getattr(view_func, "without_account_state", False):
+            return None
         user = getattr(request, "user", None)
         if (
             user is not None
@@ -36,14 +61,12 @@ class AccountStateMiddleware:
             and not self._open(request)
         ):
             return self._to_first_password(request)
-        return self.get_response(request)
+        return None
 
     @staticmethod
     def _open(request: HttpRequest) -> bool:
-        try:
-            return resolve(request.path_info).url_name in OPEN_WITH_ONE_TIME_PASSWORD
-        except Resolver404:
-            return False
+        match = request.resolver_match
+        return match is not None and match.url_name in OPEN_WITH_ONE_TIME_PASSWORD
 
     @staticmethod
     def _to_first_password(request: HttpRequest) -> HttpResponse:

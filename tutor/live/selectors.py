@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Count, Q
 from django.http import Http404
@@ -14,15 +15,16 @@ from django.utils import timezone
 from tutor.accounts.models import User
 from tutor.classroom.models import LiveSession, Membership
 from tutor.classroom.services import normalise_join_code
+from tutor.core.prepared import PreparedQuery
 from tutor.quizzes.models import Quiz, QuizQuestion
 from tutor.quizzes.presenters import QuestionView, present
 
 Phase = LiveSession.Phase
 
 
-def _session(**where: object) -> LiveSession:
+def _session(*, defer: tuple[str, ...] = (), **where: object) -> LiveSession:
     session = LiveSession.objects.select_related("assignment__school_class").filter(**where)
-    found = session.first()
+    found = session.defer(*defer).first()
     if found is None:
         raise Http404("No such live session")
     return found
@@ -34,8 +36,13 @@ def session_of_teacher(teacher: User, assignment_id: int) -> LiveSession:
 
 
 def session_of_learner(learner: User, assignment_id: int) -> LiveSession:
-    """A live session of one of the learner's classes; any other is a 404."""
-    return _session(pk=assignment_id, assignment__school_class__memberships__learner=learner)
+    """A live session of one of the learner's classes; any other is a 404. Without its
+    stored questions, the largest column: a pupil's page draws the pupil's own copies."""
+    return _session(
+        defer=("questions",),
+        pk=assignment_id,
+        assignment__school_class__memberships__learner=learner,
+    )
 
 
 def session_by_code(code: str) -> LiveSession | None:
@@ -54,6 +61,21 @@ def is_member(learner: User, session: LiveSession) -> bool:
     ).exists()
 
 
+# A phone's poll reads only the session's pace (compiled once: tutor.core.prepared);
+# the stored questions, the largest column, are left out.
+_PACE = PreparedQuery(
+    lambda pk: LiveSession.objects.only(
+        "phase", "position", "version", "asked_at", "timer_seconds"
+    ).filter(pk=pk),
+    pk=int,
+)
+
+
+def pace_of(assignment_id: int) -> LiveSession | None:
+    """The session's pace alone (no questions, no class): for the polls."""
+    return _PACE.one(pk=assignment_id)
+
+
 def poll_token(session: LiveSession, now: datetime, *extra: int) -> str:
     """What a page drawn now depends on: the version, whether the question still takes
     answers (a timer runs out without a step), and ``extra`` counts (the projector's)."""
@@ -61,9 +83,8 @@ def poll_token(session: LiveSession, now: datetime, *extra: int) -> str:
     return "-".join(str(v) for v in (session.version, int(open_now), *extra))
 
 
-def stored_question(session: LiveSession, position: int) -> QuizQuestion:
-    """The session's question at ``position`` as an unsaved row, for drawing it."""
-    data = session.questions[position]
+def stored_question(data: dict[str, Any], position: int) -> QuizQuestion:
+    """A stored question (``data``, at ``position``) as an unsaved row, for drawing it."""
     return QuizQuestion(
         quiz=Quiz(source=Quiz.Source.ASSIGNMENT, rules=data["rules"]),
         position=position,
@@ -76,7 +97,11 @@ def stored_question(session: LiveSession, position: int) -> QuizQuestion:
 def question_view(session: LiveSession, position: int, *, reveal: bool, deck: str) -> QuestionView:
     """The question as the projector draws it; revealed: with the right answer and the
     engine's explanation (nobody's choice marked)."""
-    row = stored_question(session, position)
+    return _view(session.questions[position], position, reveal=reveal, deck=deck)
+
+
+def _view(data: dict[str, Any], position: int, *, reveal: bool, deck: str) -> QuestionView:
+    row = stored_question(data, position)
     if reveal:
         row.answered_choice = row.question["answer"]
         row.correct = True
@@ -187,7 +212,7 @@ def pupil_stage(session: LiveSession, learner: User, *, deck: str, now: datetime
     revealed = session.phase == Phase.REVEALED
     if revealed and not question.answered:
         # No answer of theirs to judge: the right one and its explanation, as projected.
-        view = question_view(session, session.position, reveal=True, deck=deck)
+        view = _view(question.question, session.position, reveal=True, deck=deck)
     else:
         view = present(question, reveal=revealed, deck=deck)
     return PupilStage(

@@ -8,6 +8,7 @@ urlpatterns = [
     path("join/", views.join, name="join"),
     path("class/<id:class_id>/new/", views.start, name="start"),
     path("<id:assignment_id>/", views.pupil, name="pupil"),
+    path("<id:assignment_id>/poll/", views.poll, name="poll"),
     path("<id:assignment_id>/enter/", views.enter, name="enter"),
     path("<id:assignment_id>/answer/", views.answer, name="answer"),
     path("<id:assignment_id>/projector/", views.projector, name="projector"),

@@ -1,25 +1,27 @@
 """Live in class: the teacher's projector and controls, the pupils' phones.
 
-Both pages poll with htmx (every second) and bring the token of what they show
-(``selectors.poll_token``); when nothing changed the answer is an empty 204, which
-costs the session, the user and one or two small queries, and htmx leaves the page
-as it is. Without JavaScript the pages have a «Refresh» link and every step is a
-form post followed by a redirect.
+Both pages poll with htmx every second with the token of what they show
+(``selectors.poll_token``): the projector its own page (an empty 204 when nothing
+changed), a phone the ticketed :func:`poll` (see there), which reads neither the
+session nor the user. Without JavaScript the pages have a «Refresh» link and every
+step is a form post followed by a redirect (docs/live.md).
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from tutor.accounts.http import AuthedRequest
 from tutor.accounts.login_cards import qr_svg
+from tutor.accounts.middleware import without_account_state
 from tutor.accounts.permissions import learner_required, teacher_required
 from tutor.classroom.models import LiveSession
 from tutor.classroom.results.access import class_of_teacher
@@ -203,12 +205,54 @@ def _pupil_context(request: AuthedRequest, session: LiveSession) -> dict[str, ob
         "session": session,
         "school_class": session.assignment.school_class,
         "stage": stage,
-        "total": len(session.questions),
+        "total": session.assignment.question_count,
         "number": session.position + 1,
         # Only the session moves a pupil's page; the pupil's own posts redraw it.
         "token": selectors.poll_token(session, now),
+        "ticket": poll_ticket(session, request.user.pk),
+        "moved_event": MOVED_EVENT,
         "poll_seconds": POLL_SECONDS,
     }
+
+
+# --- the phones' poll -------------------------------------------------------------------
+# A phone asks every second whether the session moved. Through the pupil's page that
+# costs the session, the user and the session's row; here it costs the row alone: the
+# page hands out a signed ticket (the session and the pupil, valid as long as a session
+# may run) and this view reads neither the session nor the user. It answers only
+# "moved" (204 with HX-Trigger, upon which the page fetches its stage through the
+# authenticated view) or "not moved" (204): it shows nothing and changes nothing.
+
+TICKET_SALT = "tutor.live.poll"
+MOVED_EVENT = "live-moved"
+
+
+def poll_ticket(session: LiveSession, learner_id: int) -> str:
+    return signing.dumps([session.pk, learner_id], salt=TICKET_SALT, compress=False)
+
+
+def _ticket_session(ticket: str) -> int | None:
+    try:
+        value = signing.loads(ticket, salt=TICKET_SALT, max_age=services.LIVE_LENGTH)
+    except signing.BadSignature:
+        return None
+    if not isinstance(value, list) or len(value) != 2 or not isinstance(value[0], int):
+        return None
+    return value[0]
+
+
+@without_account_state
+@require_GET
+def poll(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    if _ticket_session(request.GET.get("ticket", "")) != assignment_id:
+        return HttpResponse(_("This page is out of date; reload it."), status=400)
+    session = selectors.pace_of(assignment_id)
+    if session is None:
+        return HttpResponse(status=404)
+    response = HttpResponse(status=204)
+    if request.GET.get("token") != selectors.poll_token(session, timezone.now()):
+        response["HX-Trigger"] = MOVED_EVENT
+    return response
 
 
 @learner_required
