@@ -69,7 +69,11 @@ clean:
 # then PostgreSQL when DATABASE_URL is set, then SQLite with the sessions in Redis
 # (BENCH_REDIS_URL, database 2 of 127.0.0.1:6379 by default; redis-server is started
 # when it is installed and nothing answers). BENCH_ARGS adds options (e.g. --quick).
+# Then the live-in-class run (issue 25, bench/live.py: 10 classes of 30 phones and their
+# projectors at once, ~2 min each) on SQLite, and on PostgreSQL when DATABASE_URL is
+# set; BENCH_LIVE_ARGS adds its options.
 BENCH_ARGS ?=
+BENCH_LIVE_ARGS ?=
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/2
 REDIS_PING = $(BIN)/python -c "import redis, sys; redis.Redis.from_url(sys.argv[1], socket_connect_timeout=1).ping()"
 bench: install
@@ -88,6 +92,12 @@ bench: install
 		REDIS_URL="$(BENCH_REDIS_URL)" $(BIN)/python -m bench.web --db sqlite --faults $(BENCH_ARGS) || status=1; \
 	else \
 		echo "No Redis at $(BENCH_REDIS_URL): the run with the sessions in Redis is skipped."; \
+	fi; \
+	$(BIN)/python -m bench.live --db sqlite $(BENCH_LIVE_ARGS) || status=1; \
+	if [ -n "$$DATABASE_URL" ]; then \
+		$(BIN)/python -m bench.live --db postgres $(BENCH_LIVE_ARGS) || status=1; \
+	else \
+		echo "DATABASE_URL is not set: the live run on PostgreSQL is skipped."; \
 	fi; \
 	exit $$status
 

@@ -44,6 +44,7 @@ class Response:
     location: str = ""
     failure: str = ""  # the exception, when the request got no response
     fragment: str = ""  # of the Location header ("feedback" in /table/7/#feedback)
+    trigger: str = ""  # the HX-Trigger header (an event htmx fires on the page)
 
     @property
     def ok(self) -> bool:
@@ -211,6 +212,7 @@ class Client:
             status = raw.status
             set_cookies = raw.msg.get_all("Set-Cookie") or []
             location = raw.getheader("Location", "")
+            trigger = raw.getheader("HX-Trigger", "")
         except CONNECTION_ERRORS as error:
             return Response(status=0, failure=f"{type(error).__name__}: {error}")
         finally:
@@ -220,7 +222,11 @@ class Client:
         text = data.decode("utf-8", errors="replace")
         target = urlsplit(location)
         response = Response(
-            status=status, body=text, location=target.path, fragment=target.fragment
+            status=status,
+            body=text,
+            location=target.path,
+            fragment=target.fragment,
+            trigger=trigger,
         )
         token = response.csrf_token()
         if token:
