@@ -567,3 +567,14 @@ def test_the_phones_poll_reads_one_row_and_says_only_moved_or_not(teacher, sessi
         Client().get(reverse("live:poll", args=[session.pk]), {"ticket": "x:y"}).status_code == 400
     )
     assert Client().get(reverse("live:poll", args=[session.pk])).status_code == 400
+
+
+def test_summary_lists_only_the_questions_asked_when_ended_early(teacher, session, pupils):
+    assert selectors.summary(session, deck="swiss") == []  # nothing asked yet
+    services.join_live(learner=pupils[0], session=session)
+    session = step(teacher, session, Action.BEGIN)
+    right, _ = right_and_wrong(session, 0)
+    services.answer_live(learner=pupils[0], session=session, position=0, choice=right)
+    session = step(teacher, session, Action.FINISH)  # after question 1 of 3
+    (only,) = selectors.summary(session, deck="swiss")
+    assert (only.number, only.answered, only.right) == (1, 1, 1)

@@ -143,19 +143,18 @@ class Assignment(models.Model):
     def is_live(self) -> bool:
         return self.activity == self.Activity.LIVE
 
-    def takes_answer(self, position: int, now: datetime, *, lock: bool = False) -> bool:
+    def takes_answer(self, position: int, now: datetime) -> bool:
         """Whether the question at ``position`` takes an answer now, as far as the
         assignment's pace goes: always, except live in class, where only the question
-        the teacher is asking does, until its timer runs out (the live session's
-        row is read here, for live assignments only).
+        the teacher is asking does, until its timer runs out.
 
-        ``lock``: inside the transaction that stores the answer, read the session's row
-        again and lock it until the transaction ends, so that the teacher's next step
-        (an UPDATE of that row) waits for the answer: an answer stored was taken while
-        its question was open, and the reveal counts it."""
+        Call it inside the transaction that stores the answer: for a live assignment it
+        reads the session's row and locks it until the transaction ends, so that the
+        teacher's next step (an UPDATE of that row) waits for the answer: an answer
+        stored was taken while its question was open, and the reveal counts it."""
         if not self.is_live:
             return True
-        live = LiveSession.objects.select_for_update().get(pk=self.pk) if lock else self.live
+        live = LiveSession.objects.select_for_update().get(pk=self.pk)
         return live.takes_answer(position, now)
 
     def is_open(self, now: datetime) -> bool:

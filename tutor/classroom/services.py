@@ -76,8 +76,16 @@ def join_class(*, learner: User, code: str) -> SchoolClass:
     school_class = SchoolClass.objects.filter(join_code=normalise_join_code(code)).first()
     if school_class is None:
         raise ClassroomError(_("No class has this join code. Check it with your teacher."))
-    Membership.objects.get_or_create(school_class=school_class, learner=learner)
+    add_to_class(learner=learner, school_class=school_class)
     return school_class
+
+
+def add_to_class(*, learner: User, school_class: SchoolClass) -> None:
+    """Make the learner a member (by the class's join code, or a live session's code);
+    joining twice is harmless."""
+    if not learner.is_learner:
+        raise ClassroomError(_("Only learners can join a class."))
+    Membership.objects.get_or_create(school_class=school_class, learner=learner)
 
 
 @transaction.atomic

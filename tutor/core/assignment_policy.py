@@ -44,8 +44,8 @@ class AssignmentTerms(Protocol):
     def has_member(self, learner_id: int) -> bool: ...
 
     # The pace of the questions, not a refusal of the learner: live in class only the
-    # question the teacher asks takes answers (quizzes.services.check_can_answer).
-    def takes_answer(self, position: int, now: datetime, *, lock: bool = False) -> bool: ...
+    # question the teacher asks takes answers (asked by quizzes.services.answer).
+    def takes_answer(self, position: int, now: datetime) -> bool: ...
 
 
 class Refusal(enum.Enum):

@@ -13,7 +13,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from tutor.accounts.models import User
-from tutor.classroom.models import LiveSession, Membership
+from tutor.classroom.models import LiveSession
 from tutor.classroom.services import normalise_join_code
 from tutor.core.prepared import PreparedQuery
 from tutor.quizzes.models import Quiz, QuizQuestion
@@ -53,12 +53,6 @@ def session_by_code(code: str) -> LiveSession | None:
         .exclude(phase=Phase.FINISHED)
         .first()
     )
-
-
-def is_member(learner: User, session: LiveSession) -> bool:
-    return Membership.objects.filter(
-        learner=learner, school_class_id=session.assignment.school_class_id
-    ).exists()
 
 
 # A phone's poll reads only the session's pace (compiled once: tutor.core.prepared);
@@ -135,23 +129,35 @@ def counts(session: LiveSession) -> Counts:
     return Counts(joined=attempts.count(), answered=answered)
 
 
-def distribution(session: LiveSession, position: int, view: QuestionView) -> list[ChoiceCount]:
-    """How the class answered the question at ``position``, per choice (in the
-    question's order), the right one marked."""
-    rows = dict(
+def _choice_counts(session: LiveSession, **where: object) -> dict[tuple[int, str], int]:
+    """How many pupils chose each choice, by (position, key)."""
+    rows = (
         QuizQuestion.objects.filter(
-            quiz__assignment_id=session.pk, position=position, answered_at__isnull=False
+            quiz__assignment_id=session.pk, answered_at__isnull=False, **where
         )
-        .values_list("answered_choice")
+        .values_list("position", "answered_choice")
         .annotate(n=Count("id"))
     )
+    return {(position, key): n for position, key, n in rows}
+
+
+def distribution(
+    session: LiveSession,
+    position: int,
+    view: QuestionView,
+    chosen: dict[tuple[int, str], int] | None = None,
+) -> list[ChoiceCount]:
+    """How the class answered the question at ``position``, per choice (in the
+    question's order), the right one marked (``chosen``: the counts, if read already)."""
+    if chosen is None:
+        chosen = _choice_counts(session, position=position)
     answer = session.questions[position]["answer"]
     return [
         ChoiceCount(
             key=c["key"],
             text=c["text"],
             cards=tuple(c.get("cards") or ()),
-            count=rows.get(c["key"], 0),
+            count=chosen.get((position, c["key"]), 0),
             right=c["key"] == answer,
         )
         for c in view.choices
@@ -244,14 +250,14 @@ class QuestionSummary:
 
 
 def summary(session: LiveSession, *, deck: str) -> list[QuestionSummary]:
-    """Per question asked: how many answered, facility, every wrong choice taken."""
-    asked = len(session.questions) if session.phase == Phase.FINISHED else session.position + 1
-    if session.phase == Phase.LOBBY:
-        asked = 0
+    """Per question asked (up to the one asked last, also when the teacher ended the
+    session early): how many answered, facility, every wrong choice taken."""
+    asked = session.position + 1 if session.asked_at is not None else 0
+    chosen = _choice_counts(session)
     result = []
-    for position in range(min(asked, len(session.questions))):
+    for position in range(asked):
         view = question_view(session, position, reveal=True, deck=deck)
-        choices = distribution(session, position, view)
+        choices = distribution(session, position, view, chosen)
         result.append(
             QuestionSummary(
                 number=position + 1,

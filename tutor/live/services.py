@@ -39,9 +39,9 @@ from tutor.classroom.models import (
     LIVE_CODE_LENGTH,
     Assignment,
     LiveSession,
-    Membership,
     SchoolClass,
 )
+from tutor.classroom.services import add_to_class
 from tutor.core.assignment_policy import Refusal, refusal
 from tutor.lessons.questions import QuestionPlan, plan_for
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill
@@ -230,9 +230,7 @@ def join_class_and_live(*, learner: User, session: LiveSession) -> Quiz:
         raise LiveError(_("Only learners answer live questions."))
     if session.phase == Phase.FINISHED:
         raise LiveError(_("This live session has ended."))
-    Membership.objects.get_or_create(
-        school_class_id=session.assignment.school_class_id, learner=learner
-    )
+    add_to_class(learner=learner, school_class=session.assignment.school_class)
     return join_live(learner=learner, session=session)
 
 
@@ -246,7 +244,7 @@ def answer_live(
     if quiz is None:
         raise LiveError(_("Join the live session first."))
     question = (
-        QuizQuestion.objects.select_related("quiz__assignment__live")
+        QuizQuestion.objects.select_related("quiz__assignment")
         .filter(quiz=quiz, position=position)
         .first()
     )
@@ -257,7 +255,7 @@ def answer_live(
 
 def _step(session: LiveSession, action: str, now: datetime) -> dict[str, object]:
     """The columns ``action`` sets from the session's state, or a LiveError."""
-    count = len(session.questions)
+    count = session.assignment.question_count
     if session.phase == Phase.FINISHED:
         raise LiveError(_("This live session has ended."))
     if action == Action.FINISH:

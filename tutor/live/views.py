@@ -28,6 +28,7 @@ from tutor.classroom.results.access import class_of_teacher
 from tutor.core.context_processors import current_deck
 from tutor.lessons.selectors import lessons_for
 from tutor.quizzes import services as quiz_services
+from tutor.quizzes.views import refused_answer
 
 from . import selectors, services
 from .forms import AnswerForm, CodeForm, ControlForm, StartForm
@@ -75,7 +76,7 @@ def _projector_context(request: HttpRequest, session: LiveSession) -> dict[str, 
         "session": session,
         "school_class": session.assignment.school_class,
         "counts": counts,
-        "total": len(session.questions),
+        "total": session.assignment.question_count,
         "number": session.position + 1,
         "token": selectors.poll_token(session, now, counts.joined, counts.answered),
         "poll_seconds": POLL_SECONDS,
@@ -96,7 +97,7 @@ def _projector_context(request: HttpRequest, session: LiveSession) -> dict[str, 
             if session.leaderboard:
                 context["leaders"] = selectors.leaderboard(session, session.position)
     elif session.leaderboard:
-        context["leaders"] = selectors.leaderboard(session, len(session.questions))
+        context["leaders"] = selectors.leaderboard(session, session.assignment.question_count)
     return context
 
 
@@ -174,7 +175,7 @@ def join(request: AuthedRequest) -> HttpResponse:
         if session is None:
             form.add_error("code", _("No live session is running with this code."))
         else:
-            member = selectors.is_member(request.user, session)
+            member = session.assignment.has_member(request.user.pk)
             try:
                 if member:
                     services.join_live(learner=request.user, session=session)
@@ -209,7 +210,7 @@ def _pupil_context(request: AuthedRequest, session: LiveSession) -> dict[str, ob
         "number": session.position + 1,
         # Only the session moves a pupil's page; the pupil's own posts redraw it.
         "token": selectors.poll_token(session, now),
-        "ticket": poll_ticket(session, request.user.pk),
+        "ticket": poll_ticket(session),
         "moved_event": MOVED_EVENT,
         "poll_seconds": POLL_SECONDS,
     }
@@ -218,8 +219,8 @@ def _pupil_context(request: AuthedRequest, session: LiveSession) -> dict[str, ob
 # --- the phones' poll -------------------------------------------------------------------
 # A phone asks every second whether the session moved. Through the pupil's page that
 # costs the session, the user and the session's row; here it costs the row alone: the
-# page hands out a signed ticket (the session and the pupil, valid as long as a session
-# may run) and this view reads neither the session nor the user. It answers only
+# page hands out a signed ticket (the session's id, valid as long as a session may run,
+# given only to its pupils) and this view reads neither the session nor the user. It answers only
 # "moved" (204 with HX-Trigger, upon which the page fetches its stage through the
 # authenticated view) or "not moved" (204): it shows nothing and changes nothing.
 
@@ -227,8 +228,8 @@ TICKET_SALT = "tutor.live.poll"
 MOVED_EVENT = "live-moved"
 
 
-def poll_ticket(session: LiveSession, learner_id: int) -> str:
-    return signing.dumps([session.pk, learner_id], salt=TICKET_SALT, compress=False)
+def poll_ticket(session: LiveSession) -> str:
+    return signing.dumps(session.pk, salt=TICKET_SALT)
 
 
 def _ticket_session(ticket: str) -> int | None:
@@ -236,9 +237,7 @@ def _ticket_session(ticket: str) -> int | None:
         value = signing.loads(ticket, salt=TICKET_SALT, max_age=services.LIVE_LENGTH)
     except signing.BadSignature:
         return None
-    if not isinstance(value, list) or len(value) != 2 or not isinstance(value[0], int):
-        return None
-    return value[0]
+    return value if isinstance(value, int) else None
 
 
 @without_account_state
@@ -295,17 +294,9 @@ def answer(request: AuthedRequest, assignment_id: int) -> HttpResponse:
                 choice=form.cleaned_data["choice"],
             )
             saved = True
-        except quiz_services.AlreadyAnswered:
-            error, status = (
-                _("You have answered this question already; your first answer counts."),
-                409,
-            )
-        except quiz_services.InvalidChoice:
-            error, status = (
-                _("That is not one of the answers. Choose one of the answers shown."),
-                400,
-            )
-        except (quiz_services.AttemptClosed, services.LiveError) as refused:
+        except quiz_services.QuizError as refused:
+            error, status = refused_answer(refused)
+        except services.LiveError as refused:
             error, status = str(refused), 409
     if request.htmx:
         context = _pupil_context(request, session)

@@ -16,7 +16,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from rules_core import RuleSet
 from teaching import mastery
@@ -57,27 +56,19 @@ class NotAsked(AttemptClosed):
     """Live in class: the question is not the one the teacher is asking now."""
 
 
-_NOT_ASKED = gettext_lazy(
-    "This question takes no answers now: your teacher has closed it or not asked it yet."
-)
-
-
 class AnswerRefused(WorkRefused, AttemptClosed):
     """The assignment policy (``tutor.core.assignment_policy``) refuses the answer."""
 
 
-def check_can_answer(quiz: Quiz, now: datetime, position: int | None = None) -> None:
+def check_can_answer(quiz: Quiz, now: datetime) -> None:
     """Raise :class:`AttemptClosed` when an assignment attempt takes no more answers:
-    it was submitted, or the assignment policy refuses (:class:`AnswerRefused`), or,
-    given a ``position``, that question is not open now (live in class: only the
-    question the teacher is asking). Practice always takes answers."""
+    it was submitted, or the assignment policy refuses (:class:`AnswerRefused`).
+    Practice always takes answers."""
     if quiz.assignment is None:
         return
     if quiz.submitted_at is not None:
         raise AttemptClosed(_("This attempt has been submitted; it takes no more answers."))
     check_work(quiz.assignment, quiz.learner_id, now, error=AnswerRefused)
-    if position is not None and not quiz.assignment.takes_answer(position, now):
-        raise NotAsked(str(_NOT_ASKED))
 
 
 def explanations_visible(quiz: Quiz, now: datetime | None = None) -> bool:
@@ -174,7 +165,7 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         raise InvalidChoice("That is not one of the choices.")
     correct = choice == question.question["answer"]
     now = timezone.now()
-    check_can_answer(question.quiz, now, question.position)
+    check_can_answer(question.quiz, now)
     # Mastery is visible on every page, so it may move only once the learner may know
     # whether the answer was right (issue 12: nothing shown may depend on correctness
     # before the assignment releases it).
@@ -185,11 +176,15 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         settle_released_answers([learner.pk], now)
     assignment = question.quiz.assignment
     with transaction.atomic():
-        if assignment is not None and not assignment.takes_answer(
-            question.position, now, lock=True
-        ):
-            # Live in class: the teacher moved on between the check above and now.
-            raise NotAsked(str(_NOT_ASKED))
+        if assignment is not None and not assignment.takes_answer(question.position, now):
+            # Live in class: not the question the teacher is asking (the row stays
+            # locked, so the teacher's next step waits for this answer).
+            raise NotAsked(
+                _(
+                    "This question takes no answers now: your teacher has closed it or "
+                    "not asked it yet."
+                )
+            )
         # The condition makes the write happen once even when two requests race.
         updated = _UNANSWERED.update(
             {

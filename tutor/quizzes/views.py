@@ -137,6 +137,16 @@ def question(request: AuthedRequest, quiz_id: int, position: int) -> HttpRespons
     return _page(request, context)
 
 
+def refused_answer(error: services.QuizError) -> tuple[str, int]:
+    """What a learner reads when an answer is refused, and the response's status (the
+    quiz card's and the live phone's)."""
+    if isinstance(error, services.AlreadyAnswered):
+        return _("You have answered this question already; your first answer counts."), 409
+    if isinstance(error, services.InvalidChoice):
+        return _("That is not one of the answers. Choose one of the answers shown."), 400
+    return str(error), 409
+
+
 @learner_required
 @require_POST
 def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
@@ -153,19 +163,10 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
                 learner=request.user, question=question, choice=form.cleaned_data["choice"]
             )
             next_open = outcome.next_open
-        except services.AlreadyAnswered:
-            question.refresh_from_db(fields=["answered_choice", "correct", "answered_at"])
-            error, status = (
-                _("You have answered this question already; your first answer counts."),
-                409,
-            )
-        except services.InvalidChoice:
-            error, status = (
-                _("That is not one of the answers. Choose one of the answers shown."),
-                400,
-            )
-        except services.AttemptClosed as closed:
-            error, status = str(closed), 409
+        except (services.AlreadyAnswered, services.InvalidChoice, services.AttemptClosed) as no:
+            if isinstance(no, services.AlreadyAnswered):
+                question.refresh_from_db(fields=["answered_choice", "correct", "answered_at"])
+            error, status = refused_answer(no)
     if request.htmx:
         context = _question_context(request, question, next_open, error=error)
         return HttpResponse(_card_html(request, context, "card"), status=status)
