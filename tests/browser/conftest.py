@@ -56,6 +56,23 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     }
 
 
+@pytest.fixture(autouse=True)
+def close_what_the_test_opened(browser: Browser):
+    """Close every browser context a test opened, when it ends.
+
+    A context left open keeps its pages alive for the rest of the run: a live page
+    polls the server every second, and those requests reached the live server while
+    later tests ran, with no database access allowed (a traceback in another test's
+    captured stderr; CI of 2026-12-05). pytest-django's database fixtures are set up
+    before this one, so this teardown runs while the test's database is still there.
+    """
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
+
+
 @pytest.fixture
 def phone(browser, browser_context_args: dict):  # a page at phone width
     context = browser.new_context(
