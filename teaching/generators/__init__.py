@@ -33,6 +33,12 @@ API
   seed's case impossible (a ``target`` smaller than one round brings leaves nobody
   short of it), the generator takes the next case that exists, the same for the
   same seed, and names it in ``prompt["case"]``, which ``case_of`` reads.
+- Questions at a position given from outside (issue 25): ``weis_value_draft``,
+  ``who_writes_draft`` (``teaching.generators.weis``) and ``legal_draft``
+  (``teaching.generators.trick``) build a kind's draft for a given hand, deal or trick
+  with the kind's own slips; ``base.question_from_draft`` makes the question.
+  :mod:`teaching.generators.positions` asks them at the moments of the table trainer's
+  rounds (``position_questions``) and checks a stored one (``check_position``).
 - ``QuizError``: a ``rules_core.RulesError`` (so a ``ValueError``) for an unknown
   kind (the message lists the kinds), a seed that is not an ``int``, or stored
   data that is not a question.
@@ -367,7 +373,6 @@ See :mod:`teaching.generators.jasstafel`.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -382,8 +387,8 @@ from .base import (
     Question,
     QuizError,
     Retry,
-    assemble_choices,
     plain,
+    question_from_draft,
 )
 from .basics import BASICS
 from .jasstafel import JASSTAFEL
@@ -434,11 +439,6 @@ MISTAKES: dict[str, tuple[str, ...]] = {name: kind.mistakes for name, kind in RE
 MAX_ATTEMPTS = 500
 
 
-def _rule_key(rule: str) -> tuple[Any, ...]:
-    """``"R6.4a"`` -> ``(6, 4, "a")``: rule IDs in document order."""
-    return tuple(int(p) if p.isdigit() else p for p in re.findall(r"\d+|[a-z]+", rule))
-
-
 def get_kind(kind: str) -> Kind:
     """The registry entry of ``kind``; :class:`QuizError` for an unknown kind."""
     if not isinstance(kind, str) or kind not in REGISTRY:
@@ -477,24 +477,11 @@ def generate(
     rng = random.Random(f"{kind}:{seed}")
     for _attempt in range(MAX_ATTEMPTS):
         try:
-            draft = spec.build(rng, seed, rule_set)
-            choices, answer, mistakes = assemble_choices(rng, draft.answer, draft.distractors)
+            return question_from_draft(kind, seed, rule_set, spec.build(rng, seed, rule_set), rng)
         except Retry:
             continue
-        break
-    else:  # pragma: no cover - every builder succeeds long before this
-        raise QuizError(f"could not build a {kind} question for seed {seed}")
-    return Question(
-        kind=kind,
-        seed=seed,
-        rules=rule_set.to_dict(),
-        inputs=plain(draft.inputs),
-        prompt=plain(draft.prompt),
-        choices=choices,
-        answer=answer,
-        mistakes=mistakes,
-        explanation=plain(draft.explanation),
-        rules_tested=sorted(set(draft.rules_tested), key=_rule_key),
+    raise QuizError(  # pragma: no cover - every builder succeeds long before this
+        f"could not build a {kind} question for seed {seed}"
     )
 
 

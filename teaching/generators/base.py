@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Generic, TypeAlias, TypedDict, TypeVar
@@ -42,6 +43,8 @@ __all__ = [
     "pick_around",
     "ranks_within_reach",
     "plain",
+    "question_from_draft",
+    "rule_key",
     "trace_dicts",
 ]
 
@@ -363,6 +366,31 @@ class Kind:
         """The residues ``seed % len(cases)`` that aim at ``case`` (empty for an
         unknown case)."""
         return tuple(i for i, name in enumerate(self.cases) if name == case)
+
+
+def rule_key(rule: str) -> tuple[Any, ...]:
+    """``"R6.4a"`` -> ``(6, 4, "a")``: rule IDs in document order."""
+    return tuple(int(p) if p.isdigit() else p for p in re.findall(r"\d+|[a-z]+", rule))
+
+
+def question_from_draft(
+    kind: str, seed: int, rules: RuleSet, draft: Draft[Any], rng: random.Random
+) -> Question:
+    """The question of a built draft: its choices shuffled with ``rng`` and keyed
+    (:func:`assemble_choices`; raises :class:`Retry` with too few distinct mistakes)."""
+    choices, answer, mistakes = assemble_choices(rng, draft.answer, draft.distractors)
+    return Question(
+        kind=kind,
+        seed=seed,
+        rules=rules.to_dict(),
+        inputs=plain(draft.inputs),
+        prompt=plain(draft.prompt),
+        choices=choices,
+        answer=answer,
+        mistakes=mistakes,
+        explanation=plain(draft.explanation),
+        rules_tested=sorted(set(draft.rules_tested), key=rule_key),
+    )
 
 
 def assemble_choices(

@@ -473,7 +473,64 @@ def _build_legal(rng: random.Random, rules: RuleSet) -> Draft[CardsValue]:
                 break
     else:
         raise Retry("no situation fits")
-    leader = rng.randrange(4)
+    return _legal_draft(rules, contract, trick, hand, rng.randrange(4), picked)
+
+
+def legal_draft(
+    rng: random.Random,
+    hand: CardsLike,
+    trick: CardsLike,
+    contract: str,
+    leader: int,
+    rules: RuleSet,
+) -> Draft[CardsValue] | None:
+    """The ``legal`` question of a given position (a table position of the trainer,
+    issue 25): which of its cards may the player to move play to ``trick``, led by
+    ``leader``? The wrong choices are drawn as the generator draws them (three
+    different numbers of cards, each a mistake's set); None where the position cannot
+    give them (more than four cards in hand, or too few different mistaken sets).
+
+    >>> draft = legal_draft(random.Random(1), "H6 S7 SK D8", "S6", "H", 1, RuleSet())
+    >>> draft.answer, draft.prompt["seat"]
+    ({'cards': ['H6', 'S7', 'SK']}, 2)
+    >>> [mistake for _cards, mistake in draft.distractors]
+    ['trumping_needs_void', 'any_card_allowed']
+    >>> legal_draft(random.Random(1), "H6 S7 SK", "S6", "H", 1, RuleSet()) is None
+    True
+    """
+    cards = sorted(parse_cards(hand))
+    played = list(parse_cards(trick))
+    c = _CONTRACTS[contract]
+    if len(cards) > LEGAL_HAND_MAX:
+        return None
+    legal = _legal(cards, played, c)
+    slips = _legal_slips(cards, played, c, legal)
+    lengths = {len(x) for x, _tag in slips}
+    fitting = [
+        sizes
+        for sizes, _weight in LEGAL_SIZE_SETS
+        if len(legal) in sizes
+        and max(sizes) <= len(cards)
+        and all(n in lengths for n in sizes if n != len(legal))
+    ]
+    if not fitting:
+        return None
+    sizes = rng.choice(fitting)
+    options = [[x for x in slips if len(x[0]) == n] for n in sizes if n != len(legal)]
+    picked = _legal_choices(rng, legal, options)
+    if picked is None:
+        return None
+    return _legal_draft(rules, contract, played, cards, leader, picked)
+
+
+def _legal_draft(
+    rules: RuleSet,
+    contract: str,
+    trick: Sequence[Card],
+    hand: Sequence[Card],
+    leader: int,
+    picked: LegalSlips,
+) -> Draft[CardsValue]:
     inputs = {
         "sub": "legal",
         "hand": codes(hand),

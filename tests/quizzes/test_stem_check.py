@@ -276,3 +276,35 @@ def test_the_scanners_text_leaves_out_card_pictures_and_keeps_blocks_apart():
     assert stem_check.readable_lines(html) == ["Trick 1", "A & B"]
     table = '<table class="data points-table"><tr><td>x</td><td>+5</td></tr></table>'
     assert stem_check.table_rows(table, "points-table") == [["x", "+5"]]
+
+
+# --- questions at a table position (issue 25) ------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_issue25_a_table_position_states_only_true_facts(preset):
+    """The position line ("Round 2 at the table, trick 7: Player 3 is to play.") and the
+    kind's own stem, checked in both languages; the round is played again for the
+    position (``check_position``)."""
+    from teaching.generators.positions import ASKS, position_questions
+    from teaching.table import FOCUSES
+
+    rules = RuleSet.preset(preset)
+    for focus in FOCUSES:
+        for q in position_questions(focus, 300, rules, ASKS, 6):
+            assert check_question(q) == [], (focus, q.prompt["table"])
+            view = _view(q)
+            assert view.position is not None and view.position.ask == q.prompt["table"]["ask"]
+
+
+def test_issue25_a_false_table_position_is_reported():
+    from teaching.generators.positions import position_questions
+
+    play = position_questions("kreuzweis", 7, RuleSet(), ["play"], 1)[0]
+    table = play.prompt["table"]
+    moved = replace(play, prompt={**play.prompt, "table": {**table, "trick": table["trick"] - 1}})
+    found = [str(p) for p in check_question(moved, langs=["en"])]
+    assert any("[position]" in p for p in found), found
+    english = stem_check.render(play, "en", "swiss", None).text["body"][0]
+    player = f"Player {table['seat'] + 1}" + (" (Vorhand)" if table["seat"] == 0 else "")
+    assert english == f"Round 1 at the table, trick {table['trick'] + 1}: {player} is to play."

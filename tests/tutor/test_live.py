@@ -13,6 +13,7 @@ from django.utils import timezone, translation
 
 from tests.factories import LearnerFactory, MembershipFactory, TeacherFactory
 from tutor.classroom.models import Assignment, LiveSession
+from tutor.core.explain import contract_label
 from tutor.live import selectors, services
 from tutor.live.services import Action, LiveError, LiveSpec, StaleStep
 from tutor.quizzes import selectors as quiz_selectors
@@ -86,6 +87,33 @@ def test_a_lesson_s_questions_are_aimed_at_its_rules(teacher, school_class):
     assert all("R5.3" in q["rules_tested"] for q in session.questions)
 
 
+def test_a_table_s_positions_are_asked_round_after_round(teacher, school_class, pupils):
+    session = services.start_live(
+        teacher=teacher,
+        school_class=school_class,
+        spec=LiveSpec(
+            kinds=["stoeck"], question_count=5, focus="kreuzweis", asks=("play", "writes")
+        ),
+    )
+    assert session.assignment.kinds == ["who_writes", "trick"]
+    tables = [q["prompt"]["table"] for q in session.questions]
+    assert [(t["ask"], t["round"]) for t in tables] == [
+        ("writes", 0), ("play", 0), ("writes", 1), ("play", 1), ("writes", 2)
+    ]  # fmt: skip
+    assert {t["focus"] for t in tables} == {"kreuzweis"}
+    services.join_live(learner=pupils[0], session=session)
+    session = step(teacher, session, Action.BEGIN)
+    right, _wrong = right_and_wrong(session, 0)
+    outcome = services.answer_live(learner=pupils[0], session=session, position=0, choice=right)
+    assert outcome.question.correct
+    phone = login(pupils[0]).get(reverse("live:pupil", args=[session.pk])).content.decode()
+    assert "Round 1 at the table: the first trick is over, Weis is written now." in phone
+    # The contract decides the melds' order and the legal cards: both views name it.
+    trump = contract_label(session.questions[0]["inputs"]["contract"], "swiss")
+    projector = login(teacher).get(reverse("live:projector", args=[session.pk]))
+    assert trump in phone and trump in projector.content.decode()
+
+
 def test_only_the_class_teacher_starts_and_steps(session, school_class):
     other = TeacherFactory()
     with pytest.raises(LiveError):
@@ -108,6 +136,10 @@ def test_only_the_class_teacher_starts_and_steps(session, school_class):
         LiveSpec(kinds=["stoeck"], question_count=3, timer_seconds=7),
         LiveSpec(kinds=["stoeck"], question_count=3, rules_preset="nonsense"),
         LiveSpec(kinds=[], question_count=3, lesson="no-such-lesson"),
+        LiveSpec(kinds=[], question_count=3, focus="nonsense", asks=("play",)),
+        LiveSpec(kinds=[], question_count=3, focus="weis", asks=()),
+        LiveSpec(kinds=[], question_count=3, focus="weis", asks=("bid",)),
+        LiveSpec(kinds=[], question_count=3, focus="weis", asks=("play",), lesson="kreuzweis"),
     ],
 )
 def test_start_refuses_a_bad_spec(teacher, school_class, spec):
@@ -453,7 +485,7 @@ def test_teacher_starts_a_lesson_s_questions_from_the_form(teacher, school_class
     load_course()
     client = login(teacher)
     page = client.get(reverse("live:start", args=[school_class.pk])).content.decode()
-    assert 'value="kreuzweis"' in page
+    assert re.search(r'<select name="lesson"[^>]*>(?:(?!</select>).)*value="kreuzweis"', page, re.S)
     response = client.post(
         reverse("live:start", args=[school_class.pk]),
         {
@@ -471,6 +503,26 @@ def test_teacher_starts_a_lesson_s_questions_from_the_form(teacher, school_class
         {"lesson": "nope", "question_count": "2", "rules_preset": "default", "timer_seconds": "0"},
     )
     assert unknown.status_code == 400
+
+
+def test_teacher_starts_table_positions_from_the_form(teacher, school_class):
+    client = login(teacher)
+    page = client.get(reverse("live:start", args=[school_class.pk])).content.decode()
+    assert re.search(r'<select name="focus"[^>]*>.*<option value="undenufe">', page, re.S)
+    assert 'name="asks" value="play"' in page
+    form = {"question_count": "3", "rules_preset": "w-en", "timer_seconds": "0"}
+    start = reverse("live:start", args=[school_class.pk])
+    no_asks = client.post(start, {**form, "focus": "undenufe"})
+    assert no_asks.status_code == 400
+    assert "Choose at least one moment to ask about." in no_asks.content.decode()
+    both = client.post(start, {**form, "focus": "undenufe", "asks": ["play"], "lesson": "x"})
+    assert both.status_code == 400 and not LiveSession.objects.exists()
+    response = client.post(start, {**form, "focus": "undenufe", "asks": ["announce", "play"]})
+    assert response.status_code == 302
+    session = LiveSession.objects.get()
+    assert [q["kind"] for q in session.questions] == ["weis_value", "trick", "weis_value"]
+    assert session.assignment.rules_preset == "w-en"
+    assert {q["inputs"]["contract"] for q in session.questions} == {"undenufe"}
 
 
 def test_the_phone_notes_when_the_question_was_first_shown(teacher, session, pupils):

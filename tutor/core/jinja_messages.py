@@ -122,6 +122,8 @@ def _messages() -> None:
     _("The melds of %(player)s are not written: no announcement in time.")  # quizzes/kinds.jinja
     _("%(team)s writes %(weis)s (Weis) + %(stoeck)s (Stöck) + %(tricks)s (tricks) = %(total)s.")  # quizzes/kinds.jinja
     _("%(team)s took all nine tricks: the match adds 100 to its tricks.")  # quizzes/kinds.jinja
+    _("Round %(r)s at the table: the first trick is over, Weis is written now.")  # quizzes/kinds.jinja
+    _("Round %(r)s at the table, trick %(t)s: %(player)s is to play.")  # quizzes/kinds.jinja
     _("Right!")  # quizzes/kinds.jinja
     _("Not quite.")  # quizzes/kinds.jinja
     _("correct answer")  # quizzes/kinds.jinja

@@ -6,10 +6,12 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from teaching.generators.positions import ASKS
 from tutor.classroom.forms import question_kinds_field
 from tutor.core.explain import preset_choices
 from tutor.lessons.questions import plan_for
 from tutor.lessons.selectors import course
+from tutor.table.models import Focus
 
 from .services import MAX_LIVE_QUESTIONS, TIMER_SECONDS, Action, LiveSpec
 
@@ -28,6 +30,26 @@ class StartForm(forms.Form):
             "Aimed at the rules that lesson teaches, in its rule sets; the question "
             "kinds and the rule set below are then not used."
         ),
+    )
+    focus = forms.ChoiceField(
+        label=_("Or: positions at a table of the trainer"),
+        required=False,
+        choices=[("", _("none")), *Focus.choices],
+        help_text=_(
+            "Rounds of the table trainer in the rule set below, stopped where a player "
+            "decides; the question kinds below are then not used."
+        ),
+    )
+    asks = forms.MultipleChoiceField(
+        label=_("Ask at each round"),
+        required=False,
+        choices=[
+            ("announce", _("What does the player announce? (their first card)")),
+            ("writes", _("Which team writes Weis, and how much? (after the first trick)")),
+            ("play", _("Which cards may the player play? (trick 6 or 7)")),
+        ],
+        initial=list(ASKS),
+        widget=forms.CheckboxSelectMultiple,
     )
     kinds = question_kinds_field()
     question_count = forms.IntegerField(
@@ -64,7 +86,13 @@ class StartForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if not data.get("lesson") and not data.get("kinds"):
+        if data.get("lesson") and data.get("focus"):
+            self.add_error(
+                "focus", _("Choose the questions of a lesson or positions at the table, not both.")
+            )
+        elif data.get("focus") and not data.get("asks"):
+            self.add_error("asks", _("Choose at least one moment to ask about."))
+        elif not data.get("lesson") and not data.get("focus") and not data.get("kinds"):
             self.add_error("kinds", _("Choose at least one question kind, or a lesson."))
         return data
 
@@ -77,6 +105,8 @@ class StartForm(forms.Form):
             timer_seconds=data["timer_seconds"],
             leaderboard=data["leaderboard"],
             lesson=data["lesson"],
+            focus=data["focus"],
+            asks=tuple(data["asks"]),
         )
 
 

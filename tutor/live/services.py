@@ -32,6 +32,8 @@ from django.utils.translation import gettext as _
 
 from rules_core import RuleSet
 from teaching.generators import generate
+from teaching.generators.positions import ASK_KINDS, ASKS, PositionError, position_questions
+from teaching.table import FOCUSES
 from tutor.accounts.models import User
 from tutor.classroom.assignments import question_plan
 from tutor.classroom.models import (
@@ -79,9 +81,12 @@ class Action:
 
 @dataclass(frozen=True)
 class LiveSpec:
-    """What the teacher asks for: question kinds under a rule set, or a lesson's
+    """What the teacher asks for: question kinds under a rule set; or a lesson's
     questions (``lesson``, its slug: the kinds and rule sets of the questions at the
-    end of that lesson, aimed at its rules; kinds and rule set are then ignored)."""
+    end of that lesson, aimed at its rules; kinds and rule set are then ignored); or
+    positions at the table (``focus``, a table trainer's focus: its rounds under the
+    rule set, asked at each of ``asks``, see ``teaching.generators.positions``; kinds
+    are then ignored)."""
 
     kinds: Sequence[str]
     question_count: int
@@ -89,6 +94,8 @@ class LiveSpec:
     timer_seconds: int = 0
     leaderboard: bool = False
     lesson: str = ""
+    focus: str = ""
+    asks: Sequence[str] = ()
 
 
 def _lesson_plan(spec: LiveSpec) -> QuestionPlan | None:
@@ -101,7 +108,15 @@ def _lesson_plan(spec: LiveSpec) -> QuestionPlan | None:
 
 
 def _check_spec(spec: LiveSpec) -> RuleSet:
-    if not spec.lesson and (not spec.kinds or any(k not in Skill.values for k in spec.kinds)):
+    if spec.lesson and spec.focus:
+        raise LiveError(_("Choose the questions of a lesson or positions at the table, not both."))
+    if spec.focus and (
+        spec.focus not in FOCUSES or not spec.asks or any(a not in ASKS for a in spec.asks)
+    ):
+        raise LiveError(_("Choose a table and at least one moment to ask about."))
+    if not (spec.lesson or spec.focus) and (
+        not spec.kinds or any(k not in Skill.values for k in spec.kinds)
+    ):
         raise LiveError(_("Choose at least one question kind, or a lesson."))
     if not 1 <= spec.question_count <= MAX_LIVE_QUESTIONS:
         raise LiveError(
@@ -130,7 +145,12 @@ def start_live(
     if plan is not None:
         rules = plan.rules
     now = now or timezone.now()
-    kinds = list(plan.kinds if plan is not None else dict.fromkeys(spec.kinds))
+    if plan is not None:
+        kinds = list(plan.kinds)
+    elif spec.focus:
+        kinds = [ASK_KINDS[a] for a in ASKS if a in spec.asks]
+    else:
+        kinds = list(dict.fromkeys(spec.kinds))
     for _attempt in range(10):
         try:
             with transaction.atomic():
@@ -153,7 +173,7 @@ def start_live(
                     late_policy=Assignment.LatePolicy.REFUSE,
                     base_seed=secrets.randbelow(2**31),
                 )
-                questions = _questions(assignment, teacher, plan)
+                questions = _questions(assignment, teacher, plan, spec)
                 return LiveSession.objects.create(
                     assignment=assignment,
                     code=_new_code(),
@@ -167,12 +187,23 @@ def start_live(
 
 
 def _questions(
-    assignment: Assignment, teacher: User, plan: QuestionPlan | None
+    assignment: Assignment, teacher: User, plan: QuestionPlan | None, spec: LiveSpec
 ) -> list[dict[str, Any]]:
     """The session's questions, stored whole: drawn as a lesson draws the questions at
-    its end (each aimed at the lesson's rules, with that aim's rule set), or from the
+    its end (each aimed at the lesson's rules, with that aim's rule set), asked at the
+    positions of table rounds (the rounds from the assignment's seed on), or from the
     kinds' seeds as an assignment's."""
     rules = RuleSet.from_dict(assignment.rules)
+    if spec.focus:
+        try:
+            found = position_questions(
+                spec.focus, assignment.base_seed, rules, spec.asks, assignment.question_count
+            )
+        except PositionError:
+            raise LiveError(
+                _("No round of this table has every moment asked; ask about fewer moments.")
+            ) from None
+        return [q.to_dict() for q in found]
     if plan is None:
         return [
             generate(kind, seed, rules).to_dict()

@@ -171,6 +171,26 @@ class RuleSetNote:
     text: str
 
 
+@dataclass(frozen=True)
+class TablePosition:
+    """Where a question asked at a table position (issue 25) stands in its round, from
+    ``prompt["table"]`` (made and checked by ``teaching.generators.positions``):
+    what it asks (``announce``, ``writes``, ``play``), the round's place in the
+    session, the trick and the player to play (0-based; None for ``writes``)."""
+
+    ask: str
+    round: int
+    trick: int
+    seat: int | None
+
+
+def table_position(prompt: dict[str, Any]) -> TablePosition | None:
+    table = prompt.get("table")
+    if not isinstance(table, dict):
+        return None
+    return TablePosition(table["ask"], table["round"], table["trick"], table["seat"])
+
+
 @dataclass
 class QuestionView:
     kind: str
@@ -188,6 +208,7 @@ class QuestionView:
     solution: dict[str, Any] = field(default_factory=dict)
     rules_tested: list[str] = field(default_factory=list)
     rule_set_notes: tuple[RuleSetNote, ...] = ()
+    position: TablePosition | None = None
 
 
 STOECK_CHOICES = {
@@ -693,6 +714,7 @@ def present(question: QuizQuestion, *, reveal: bool, deck: str = "swiss") -> Que
         preset=rules.preset_name() or "custom",
         contract=Contract.parse(inputs["contract"]) if "contract" in inputs else None,
         body=_body(question.kind, inputs, prompt),
+        position=table_position(prompt),
         choices=[
             {"key": c["key"], **choice_label(question.kind, c["value"], prompt, deck)}
             for c in data["choices"]

@@ -57,6 +57,7 @@ from rules_core import (
 from rules_core.scoring import LAST_TRICK_BONUS
 from teaching.generators import Question, get_kind
 from teaching.generators.base import canon, score_of
+from teaching.generators.positions import check_position
 from teaching.generators.rule_sets import FIELD_RULES, inputs_under, solve_under, with_field
 from tutor.core import explain as ex
 from tutor.core.cards import display_name
@@ -906,6 +907,8 @@ def check_question(
         if first:  # the facts do not depend on the language
             problems += [problem("facts", m) for m in check_facts(question, rendered.view)]
             problems += [problem("rule set", m) for m in check_rule_set(question, rendered.view)]
+            if "table" in question.prompt:  # a table position: its round played again
+                problems += [problem("position", m) for m in check_position(question)]
             first = False
         problems += [problem(where, m) for where, m in scan(rendered)]
     return problems
