@@ -33,12 +33,13 @@ API
   seed's case impossible (a ``target`` smaller than one round brings leaves nobody
   short of it), the generator takes the next case that exists, the same for the
   same seed, and names it in ``prompt["case"]``, which ``case_of`` reads.
-- Questions at a position given from outside (issue 25): ``weis_value_draft``,
-  ``who_writes_draft`` (``teaching.generators.weis``) and ``legal_draft``
-  (``teaching.generators.trick``) build a kind's draft for a given hand, deal or trick
-  with the kind's own slips; ``base.question_from_draft`` makes the question.
-  :mod:`teaching.generators.positions` asks them at the moments of the table trainer's
-  rounds (``position_questions``) and checks a stored one (``check_position``).
+- Questions at a position given from outside (issue 25): ``announce.deadline_draft``
+  (a first trick as played), ``trick.may_play_draft`` (a hand and a trick; the
+  ``may_play`` sub-type, below) and ``jasstafel.jasstafel_draft`` (a whole round) build a
+  kind's draft for a given situation with the kind's own slips;
+  ``base.question_from_draft`` makes the question. :mod:`teaching.generators.positions`
+  asks them at the moments of the table trainer's rounds (``position_questions``) and
+  checks a stored one (``check_position``).
 - ``QuizError``: a ``rules_core.RulesError`` (so a ``ValueError``) for an unknown
   kind (the message lists the kinds), a seed that is not an ``int``, or stored
   data that is not a question.
@@ -336,6 +337,20 @@ See :mod:`teaching.generators.jasstafel`.
   ``must_trump_when_void``, ``trump_lead_need_not_be_followed``,
   ``must_beat_the_trick``, ``any_card_allowed``.
 - explanation: one ``play.*`` verdict per card of the hand.
+
+``may_play``: which of these three cards may this player play? (R3.1-R3.5) Never
+generated from a seed: only at a table position (issue 25,
+:func:`teaching.generators.trick.may_play_draft`), where a played round gives the hand.
+
+- inputs: ``{"sub": "may_play", "hand": [the player's cards], "trick": [1-3 cards in
+  play order], "contract", "leader": seat, "offered": [the three cards, deck order]}``
+- prompt: as ``legal`` (plus ``case: "legal"`` and ``table``, see positions).
+- value: ``{"card": code}``, the one offered card that may be played.
+- three choices of three suits and three ranks; the right card's place among them by
+  rank is drawn first (by the caller).
+- mistakes: the ``legal`` ones: each card that may not be played is named after the
+  first of them that allows it.
+- explanation: one ``play.*`` verdict per offered card.
 
 ``winner``: which card wins this trick? (R3.6)
 

@@ -45,6 +45,7 @@ from rules_core import (
     Meld,
     RulesError,
     RuleSet,
+    best_meld,
     find_melds,
     legal_cards,
     parse_cards,
@@ -374,6 +375,62 @@ def _build_deadline(rng: random.Random, wanted: str, rules: RuleSet) -> Draft[De
     for other in range(4):
         if other != seat and rng.random() < 0.5:
             said.append((other, rng.choice(VALUES), other))
+    return _deadline_draft(rules, contract, plays, said, seat, wanted)
+
+
+def deadline_draft(
+    rng: random.Random,
+    wanted: str,
+    plays: Sequence[Sequence[Any]],
+    hands: Sequence[Sequence[str]],
+    contract: str,
+    rules: RuleSet,
+) -> Draft[DeadlineValue] | None:
+    """The ``deadline`` question of a given first trick (a table position of the
+    trainer, issue 25): ``plays`` as ``[seat, card]``, the Vorhand leading. A player
+    holding a meld announces its value (their best meld) at the moment ``wanted``
+    calls for (with their card; after a later card; the last player after the
+    gathering), the others holding one with their card, as the trainer's players do.
+    None where no player fits (nobody holds a meld; for ``trick_gathered`` the last
+    player holds none). Drawing ``wanted`` evenly keeps the three choices right
+    equally often, as the generator does.
+
+    >>> hands = ["H6 H7 H8 S9 C9 D9 H9 SA CK", "D6 D7 D8 D10 S6 S7 C6 C7 C8",
+    ...          "DJ DQ DK DA HJ HQ HK HA SJ", "H10 S8 S10 SQ SK C10 CJ CQ CA"]
+    >>> plays = [[0, "SA"], [1, "S6"], [2, "SJ"], [3, "S8"]]
+    >>> draft = deadline_draft(random.Random(1), "trick_gathered", plays,
+    ...                        [h.split() for h in hands], "H", RuleSet())
+    >>> draft.answer, draft.prompt["asked"]
+    ({'deadline': 'trick_gathered'}, 3)
+    """
+    melds = [best_meld(hand, contract, rules) for hand in hands]
+    seats = [
+        seat
+        for seat in range(4)
+        if melds[seat] is not None
+        and (wanted != "trick_gathered" or seat == 3)
+        and (wanted != "next_card_played" or seat < 3)
+    ]
+    if not seats:
+        return None
+    seat = rng.choice(seats)
+    after = seat if wanted == "in_time" else _late_after(rng, seat)
+    said = [
+        (other, meld.points, after if other == seat else other)
+        for other, meld in enumerate(melds)
+        if meld is not None
+    ]
+    return _deadline_draft(rules, contract, plays, said, seat, wanted)
+
+
+def _deadline_draft(
+    rules: RuleSet,
+    contract: str,
+    plays: Sequence[Sequence[Any]],
+    said: list[Announcement],
+    seat: int,
+    wanted: str,
+) -> Draft[DeadlineValue]:
     inputs = {
         "sub": "deadline",
         "contract": contract,

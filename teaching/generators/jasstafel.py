@@ -19,6 +19,8 @@ case, so each choice is right in a quarter of the questions whatever the numbers
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 from rules_core import (
     DECK,
@@ -28,7 +30,7 @@ from rules_core import (
     RuleSet,
     StoeckCall,
     resolve_weis,
-    score_round,
+    stoeck_holder,
 )
 from rules_core.tables import STOECK_POINTS, stoeck_pair
 from teaching.scenarios import play_out
@@ -142,7 +144,72 @@ def build_jasstafel(rng: random.Random, seed: int, rules: RuleSet) -> Draft[Poin
     # called in time or not at random (neither gives the asked team anything)
     called = writes_stoeck if holder % 2 == team else rng.random() < 0.5
     calls: tuple[StoeckCall, ...] = played.calls if called else ()
-    score = score_round(played.hands, played.contract, played.plays, calls, rules)
+    draft = _jasstafel_draft(
+        rules,
+        wanted,
+        team,
+        holder,
+        [codes(h) for h in played.hands],
+        contract.code,
+        [[seat, card.code] for seat, card in played.plays],
+        [[c.seat, c.after_play, c.prompted] for c in calls],
+    )
+    if draft is None:
+        raise Retry("the round did not come out as the case wants")
+    return draft
+
+
+def jasstafel_draft(
+    wanted: str,
+    hands: Sequence[Sequence[str]],
+    contract: str,
+    plays: Sequence[Sequence[Any]],
+    calls: Sequence[Sequence[Any]],
+    rules: RuleSet,
+) -> Draft[PointsValue] | None:
+    """The ``jasstafel`` question of a given round (a table position of the trainer,
+    issue 25: all nine tricks played), about the team for which the round is the case
+    ``wanted`` (of :data:`CASES`): a trump contract with King and Ober of trump in one
+    hand and a team writing Weis; a round in which the Weis team holds the Stöck gives
+    ``both`` (that team) and ``neither`` (the other), any other ``stoeck`` and
+    ``weis``. None where the round cannot give ``wanted``. Drawing ``wanted`` evenly
+    keeps the four choices right equally often, as the generator does.
+
+    ``plays`` are ``[seat, card]``, ``calls`` ``[seat, after_play, prompted]``.
+    """
+    pair = stoeck_pair(Contract.parse(contract))
+    holder = stoeck_holder(hands, contract)
+    if pair is None or holder is None:
+        return None
+    weis = resolve_weis(hands, contract, rules)
+    if weis.team is None or weis.scored == STOECK_POINTS * weis.factor:
+        return None  # no Weis block, or one that reads like the Stöck
+    team = weis.team if wanted in ("weis", "both") else 1 - weis.team
+    if (holder % 2 == team) != (wanted in ("stoeck", "both")):
+        return None
+    return _jasstafel_draft(rules, wanted, team, holder, hands, contract, plays, calls)
+
+
+def _jasstafel_draft(
+    rules: RuleSet,
+    wanted: str,
+    team: int,
+    holder: int,
+    hands: Sequence[Sequence[str]],
+    contract: str,
+    plays: Sequence[Sequence[Any]],
+    calls: Sequence[Sequence[Any]],
+) -> Draft[PointsValue] | None:
+    """The question about ``team``, or None when the round's score is not ``wanted``
+    (the team's own Stöck lost, say)."""
+    inputs = {
+        "hands": [list(h) for h in hands],
+        "contract": contract,
+        "plays": [list(p) for p in plays],
+        "calls": [list(c) for c in calls],
+        "team": team,
+    }
+    score = score_of(inputs, rules)
     f = score.factor
     tricks = score.blocks[team]["tricks"]
     stoeck = STOECK_POINTS * f
@@ -153,16 +220,9 @@ def build_jasstafel(rng: random.Random, seed: int, rules: RuleSet) -> Draft[Poin
         "weis": tricks + weis_block,
         "both": tricks + stoeck + weis_block,
     }
-    inputs = {
-        "hands": [codes(h) for h in played.hands],
-        "contract": contract.code,
-        "plays": [[seat, card.code] for seat, card in played.plays],
-        "calls": [[c.seat, c.after_play, c.prompted] for c in calls],
-        "team": team,
-    }
     solved = solve_jasstafel(inputs, rules)
     if solved.value["points"] != values[wanted]:
-        raise Retry("the round did not come out as the case wants")
+        return None
     distractors: list[tuple[PointsValue, str]] = [
         ({"points": points}, _MISTAKES[(wanted, name)])
         for name, points in values.items()

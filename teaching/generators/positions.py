@@ -1,27 +1,41 @@
-"""Questions at a table position (issue 25, live in class): "what should player 3
-announce, write, play now?", asked at the moments of one round of the table trainer.
+"""Questions at a table position (issue 25, live in class): "does player 3's
+announcement count, which card may player 2 play, what does Team 1 write now?", asked
+at the moments of rounds of the table trainer.
 
 The round is the trainer's own: ``teaching.table.build_scenario(focus, seed, rules)``,
 played by the reference learner (the site players' card policy, the best meld
-announced with the first card, the right ``writes``). It stops at the learner's
-moments, one question per ask (the first position of the round that gives one):
+announced with the first card, the right ``writes``). One question per ask, at the
+first moment of the round that gives one:
 
-- ``announce``: a player's first card (trick 1), the trainer's learner first, then
-  the others in playing order: a ``weis_value`` question on that player's nine cards.
-- ``writes``: the first trick gathered: a ``who_writes`` question on the four hands
-  (every player announced their best meld, so ``resolve_weis`` without claims gives
-  what the trainer's ``writes`` judgement expects).
-- ``play``: a card of tricks 6 and 7 (at most four cards in hand, as the ``legal``
-  questions have), in playing order, whose player holds a card they may not play: a
-  ``trick`` question of the sub-type ``legal``.
+- ``announce``: the first trick as it was played; a player holding a meld announces its
+  value with their card, after a later card, or (the last player) after the gathering:
+  does it count? An ``announce`` question of the sub-type ``deadline``.
+- ``play``: a card of tricks 2 to 8 (from a trick drawn for the round on, in playing
+  order) whose player holds two cards of two other suits that they may not play: which
+  of three cards may they play? A ``trick`` question of the sub-type ``may_play``.
+- ``jasstafel``: all nine tricks played: what does a team write for the round (Weis,
+  Stöck and tricks)? A ``jasstafel`` question on the round as it was played, with the
+  Stöck called as the trainer's players call it (the round needs a trump contract,
+  King and Ober of trump in one hand, and a team writing Weis).
 
 Each is a question of an existing kind, built by that kind's own ``*_draft`` function
 with the kind's slips, so a page, the mastery and the results take it as any other.
-Its seed is the round's; its prompt adds ``"case"`` (what :func:`case_of` reads) and
-``"table"``: ``{"focus", "seed", "ask", "round", "trick", "seat"}`` (0-based; ``round``
-is the round's place in the session, ``seat`` the player asked about, None for
-``writes``), the facts a page states about the position; :func:`check_position`
-plays the round again and checks them and the question's inputs against it.
+The choices must not give the answer away (issue 12): what decides a question's right
+choice is drawn first and kept until a round gives it, as the generators draw it before
+they deal (the moment of the announcement; the rank of the card that may be played
+among the three offered, of three suits; which of the Jasstafel's blocks the team
+writes). Its seed is the round's; its prompt
+adds ``"case"`` (what :func:`case_of` reads) and ``"table"``: ``{"focus", "seed",
+"ask", "round", "trick", "seat"}`` (0-based; ``round`` is the round's place in the
+session, ``seat`` the player to play, None for ``announce`` and ``jasstafel``), the facts
+a page states about the position; :func:`check_position` plays the round again and
+checks them and the question's inputs against it.
+
+Why not "what does player 3 announce?" (the value of the best meld) or "which team
+writes Weis, and how much?" after the first trick: a dealt hand's slips rarely reach
+the values the right answers take, so the values themselves told the answer (a pupil
+remembering which values had been right won 30 and 17 points above chance); the
+``weis_value`` and ``who_writes`` generators plant their hands to avoid that.
 """
 
 from __future__ import annotations
@@ -30,37 +44,56 @@ import dataclasses
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from rules_core import RuleSet, legal_cards, parse_cards, resolve_weis
+from rules_core import RuleSet, best_meld
 from teaching.table import Scenario, build_scenario, replay_state, step
 
+from .announce import DEADLINES, deadline_draft
 from .base import Draft, Question, QuizError, Retry, question_from_draft
-from .trick import legal_draft
-from .weis import weis_value_case, weis_value_draft, who_writes_case, who_writes_draft
+from .jasstafel import CASES, jasstafel_draft
+from .trick import may_play_draft
 
-ASKS = ("announce", "writes", "play")
+ASKS = ("announce", "play", "jasstafel")
 """What a position question asks, in the order the moments come in a round."""
 
-ASK_KINDS = {"announce": "weis_value", "writes": "who_writes", "play": "trick"}
+ASK_KINDS = {"announce": "announce", "play": "trick", "jasstafel": "jasstafel"}
 """The question kind of each ask."""
 
-ROUNDS_TRIED = 200
-"""Rounds (consecutive seeds) tried for one that has a position for every ask."""
+ROUNDS_TRIED = 400
+"""Rounds (consecutive seeds) tried for one that has a position for an ask."""
 
-PLAY_TRICKS = range(5, 7)
-"""The tricks (0-based) of a ``play`` position: at most four cards in hand."""
+PLACES = ("lowest", "middle", "highest")
+"""Where the card that may be played stands among the three offered, by rank."""
+
+AIMS: dict[str, tuple[str, ...]] = {"announce": DEADLINES, "play": PLACES, "jasstafel": CASES}
+"""What is drawn evenly for a question of an ask before a round is looked at."""
+
+PLAY_TRICKS = range(1, 8)
+"""The tricks (0-based) of a ``play`` position: not the first (the moment to announce)
+nor the last (one card left)."""
+
+
+def asks_for(focus: str) -> tuple[str, ...]:
+    """The asks the rounds of ``focus`` can give: no ``jasstafel`` in Undenufe, which
+    has no trump and so no Stöck (R6.1).
+
+    >>> asks_for("undenufe")
+    ('announce', 'play')
+    """
+    return tuple(a for a in ASKS if not (a == "jasstafel" and focus == "undenufe"))
 
 
 class PositionError(QuizError):
     """No round fits the request (an unknown ask, or no round in reach has a position
-    for every ask)."""
+    for an ask)."""
 
 
 @dataclass(frozen=True)
 class Position:
-    """A moment of a played round: who is asked (None: the table), in which trick
-    (0-based), what they hold and the cards of the trick before theirs."""
+    """A moment of a played round: who is to play (None: not asked about one player),
+    in which trick (0-based), what they hold and the cards of the trick before theirs."""
 
     ask: str
     trick: int
@@ -76,63 +109,74 @@ class PlayedRound:
 
     scenario: Scenario
     plays: tuple[tuple[int, str], ...]
+    calls: tuple[tuple[int, int, bool], ...]  # the Stöck calls the engine got
 
     def held(self, seat: int, before: int) -> tuple[str, ...]:
         """The cards ``seat`` holds before play ``before``, in deck order."""
         gone = {card for s, card in self.plays[:before] if s == seat}
         return tuple(c for c in self.scenario.hands[seat] if c not in gone)
 
-    def positions(self, ask: str) -> Iterator[Position]:
-        """The moments of ``ask`` in this round, in the order they are tried."""
-        scenario = self.scenario
-        if ask == "announce":
-            for seat in (scenario.seat, *(s for s in range(4) if s != scenario.seat)):
-                yield Position(ask, 0, seat, scenario.hands[seat])
-        elif ask == "writes":
+    def positions(self, ask: str, start: int = PLAY_TRICKS.start) -> Iterator[Position]:
+        """The moments of ``ask`` in this round, in the order they are tried (``play``:
+        from trick ``start`` on, then the earlier ones)."""
+        if ask in ("announce", "jasstafel"):
             yield Position(ask, 0, None)
-        else:
-            for index in range(4 * PLAY_TRICKS.start, 4 * PLAY_TRICKS.stop):
-                seat = self.plays[index][0]
-                start = index - index % 4
-                trick = tuple(card for _s, card in self.plays[start:index])
-                held = self.held(seat, index)
-                yield Position(ask, index // 4, seat, held, trick, self.plays[start][0])
+            return
+        tricks = [*range(start, PLAY_TRICKS.stop), *range(PLAY_TRICKS.start, start)]
+        for index in (4 * t + i for t in tricks for i in range(1, 4)):
+            seat = self.plays[index][0]
+            first = index - index % 4
+            trick = tuple(card for _s, card in self.plays[first:index])
+            yield Position(
+                ask, index // 4, seat, self.held(seat, index), trick, self.plays[first][0]
+            )
 
 
+@lru_cache(maxsize=512)
 def played_round(focus: str, seed: int, rules: RuleSet) -> PlayedRound:
     """The trainer's round of ``(focus, seed)`` played by the reference learner."""
     scenario = build_scenario(focus, seed, rules)
     state = replay_state(scenario, [])
     while state.phase in ("play", "writes"):
         step(state, state.reference_move().to_dict())
-    return PlayedRound(scenario, tuple((seat, card.code) for seat, card in state.plays))
+    table = state.table()
+    calls = tuple(
+        (c.seat, c.after_play, c.prompted) for c in table.calls if c.after_play is not None
+    )
+    return PlayedRound(scenario, tuple((seat, card.code) for seat, card in state.plays), calls)
 
 
-def _draft(game: PlayedRound, at: Position, rng: random.Random) -> Draft[Any] | None:
-    contract, rules = game.scenario.contract, game.scenario.rules
+Aim = str | None
+"""What a question is drawn to have before a round is looked at (:data:`AIMS`): the
+deadline that decides an ``announce``, the place of the card that may be played, the
+blocks the team writes besides its tricks (a case of the ``jasstafel`` kind)."""
+
+
+def _draft(game: PlayedRound, at: Position, rng: random.Random, aim: Aim) -> Draft[Any] | None:
+    scenario = game.scenario
+    contract, rules = scenario.contract, scenario.rules
     if at.ask == "announce":
-        return weis_value_draft(rng, at.hand, contract, rules)
-    if at.ask == "writes":
-        return who_writes_draft(rng, game.scenario.hands, contract, rules)
-    if not at.played or set(legal_cards(at.hand, at.played, contract)) == set(parse_cards(at.hand)):
-        return None  # every card may be played: nothing to ask
-    return legal_draft(rng, at.hand, at.played, contract, at.leader, rules)
+        first = [list(play) for play in game.plays[:4]]
+        return deadline_draft(rng, str(aim), first, scenario.hands, contract, rules)
+    if at.ask == "jasstafel":
+        plays = [list(p) for p in game.plays]
+        calls = [list(c) for c in game.calls]
+        return jasstafel_draft(str(aim), scenario.hands, contract, plays, calls, rules)
+    place = None if aim is None else PLACES.index(aim)
+    return may_play_draft(rng, at.hand, at.played, contract, at.leader, rules, place)
 
 
-def _case(game: PlayedRound, at: Position) -> str:
+def _case(at: Position, question: Question, aim: Aim) -> str:
     """The case of the question's kind (``Kind.cases``) the position shows."""
-    contract, rules = game.scenario.contract, game.scenario.rules
-    if at.ask == "announce":
-        return weis_value_case(at.hand, contract, rules)
-    if at.ask == "writes":
-        return who_writes_case(resolve_weis(game.scenario.hands, contract, rules), contract)
+    if at.ask == "announce":  # the deadline that decides it
+        return next(str(v) for v in question.answer_value.values())
+    if at.ask == "jasstafel":
+        return str(aim)
     return "legal"
 
 
-def _question(
-    game: PlayedRound, at: Position, round_index: int, rng: random.Random
-) -> Question | None:
-    draft = _draft(game, at, rng)
+def _question(game: PlayedRound, at: Position, rng: random.Random, aim: Aim) -> Question | None:
+    draft = _draft(game, at, rng, aim)
     if draft is None:
         return None
     scenario = game.scenario
@@ -144,63 +188,82 @@ def _question(
         "focus": scenario.focus,
         "seed": scenario.seed,
         "ask": at.ask,
-        "round": round_index,
+        "round": 0,
         "trick": at.trick,
         "seat": at.seat,
     }
-    prompt = {**question.prompt, "case": _case(game, at), "table": table}
+    prompt = {**question.prompt, "case": _case(at, question, aim), "table": table}
     return dataclasses.replace(question, prompt=prompt)
 
 
-def round_questions(
-    focus: str, seed: int, rules: RuleSet, asks: Sequence[str] = ASKS, round_index: int = 0
-) -> list[Question] | None:
-    """The questions of the round of ``(focus, seed)`` at each of ``asks``, in the
-    order the moments come; None when the round has no position for one of them.
+def round_question(
+    focus: str, seed: int, rules: RuleSet, ask: str, aim: Aim = None
+) -> Question | None:
+    """The question of the round of ``(focus, seed)`` at its first moment of ``ask``
+    that gives one with ``aim`` (``announce``: the deadline that decides it;
+    ``jasstafel``: the blocks the team writes besides its tricks, a case of
+    ``jasstafel.CASES``; drawn when None), or None. Its ``table["round"]`` is 0 until
+    :func:`position_questions` numbers the rounds of a session.
 
-    >>> [q.kind for q in round_questions("kreuzweis", 7, RuleSet())]
-    ['weis_value', 'who_writes', 'trick']
+    >>> round_question("stoeck", 4, RuleSet(), "jasstafel", "both").answer_value["points"] > 0
+    True
     """
     game = played_round(focus, seed, rules)
-    questions = []
-    for ask in (a for a in ASKS if a in asks):
-        rng = random.Random(f"table_position:{focus}:{seed}:{ask}")
-        found = (_question(game, at, round_index, rng) for at in game.positions(ask))
-        question = next((q for q in found if q is not None), None)
-        if question is None:
-            return None
-        questions.append(question)
-    return questions
+    rng = random.Random(f"table_position:{focus}:{seed}:{ask}")
+    if aim is None and ask in AIMS:
+        aim = rng.choice(AIMS[ask])
+    start = rng.randrange(PLAY_TRICKS.start, PLAY_TRICKS.stop)
+    found = (_question(game, at, rng, aim) for at in game.positions(ask, start))
+    return next((q for q in found if q is not None), None)
+
+
+def _asked(focus: str, seed: int, rules: RuleSet, ask: str) -> Iterator[Question]:
+    """The questions of ``ask`` in the rounds from ``(focus, seed)`` on, skipping the
+    rounds without one (:class:`PositionError` after :data:`ROUNDS_TRIED` in a row).
+
+    What decides the right choice is drawn first, evenly, and kept until a round gives
+    it (:data:`AIMS`): left to the rounds, some choices would be right far more often
+    than others (most Jasstafel rounds give one case), and a pupil would learn which."""
+    aims = random.Random(f"table_position:{focus}:{seed}:{ask}:aims")
+    while True:
+        aim = aims.choice(AIMS[ask]) if ask in AIMS else None
+        for _tried in range(ROUNDS_TRIED):
+            question = round_question(focus, seed, rules, ask, aim)
+            seed += 1
+            if question is not None:
+                yield question
+                break
+        else:
+            raise PositionError(
+                f"no round of focus {focus!r} before seed {seed} has a {ask} position"
+            )
 
 
 def position_questions(
     focus: str, seed: int, rules: RuleSet, asks: Sequence[str], count: int
 ) -> list[Question]:
-    """``count`` questions at table positions: the questions of the rounds of
-    ``(focus, seed)``, ``(focus, seed + 1)`` ... that have a position for every ask,
-    round after round, cut at ``count``. Raises :class:`PositionError` for an unknown
-    ask, or when no round in reach fits.
+    """``count`` questions at table positions, the asks in turn (in the order their
+    moments come in a round): each ask's from the rounds ``(focus, seed)``,
+    ``(focus, seed + 1)`` ... that have one. The rounds are numbered in the order the
+    session meets them (``table["round"]``; a round met again keeps its number).
+    Raises :class:`PositionError` for an unknown ask, or when no round in reach fits.
 
-    >>> qs = position_questions("kreuzweis", 7, RuleSet(), ["writes", "play"], 3)
-    >>> [(q.kind, q.prompt["table"]["round"]) for q in qs]
-    [('who_writes', 0), ('trick', 0), ('who_writes', 1)]
+    >>> qs = position_questions("stoeck", 7, RuleSet(), ["jasstafel", "announce"], 3)
+    >>> [q.kind for q in qs]
+    ['announce', 'jasstafel', 'announce']
     """
-    unknown = [a for a in asks if a not in ASKS]
+    unknown = [a for a in asks if a not in asks_for(focus)]
     if unknown or not asks:
         raise PositionError(f"ask one of {', '.join(ASKS)}, got {', '.join(unknown) or 'none'}")
-    questions: list[Question] = []
-    rounds = tried = 0
-    while len(questions) < count:
-        found = round_questions(focus, seed, rules, asks, round_index=rounds)
-        seed += 1
-        if found is None:
-            tried += 1
-            if tried >= ROUNDS_TRIED:
-                raise PositionError(f"no round of focus {focus!r} has a position for every ask")
-            continue
-        questions += found
-        rounds, tried = rounds + 1, 0
-    return questions[:count]
+    streams = [_asked(focus, seed, rules, ask) for ask in ASKS if ask in asks]
+    drawn = [next(streams[i % len(streams)]) for i in range(count)]
+    rounds: dict[int, int] = {}
+    questions = []
+    for q in drawn:
+        number = rounds.setdefault(q.prompt["table"]["seed"], len(rounds))
+        table = {**q.prompt["table"], "round": number}
+        questions.append(dataclasses.replace(q, prompt={**q.prompt, "table": table}))
+    return questions
 
 
 def check_position(question: Question) -> list[str]:
@@ -210,34 +273,57 @@ def check_position(question: Question) -> list[str]:
     table = question.prompt.get("table")
     if not isinstance(table, dict):
         return ["no table position in the prompt"]
-    rules = question.rule_set()
-    game = played_round(table["focus"], table["seed"], rules)
+    ask = table["ask"]
+    if ask not in ASKS or question.kind != ASK_KINDS[ask]:
+        return [f"a {question.kind} question cannot ask {ask}"]
+    game = played_round(table["focus"], table["seed"], question.rule_set())
+    inputs = question.inputs
+    problems = []
+    if inputs["contract"] != game.scenario.contract:
+        problems.append(f"contract {inputs['contract']} is not the round's")
+    if ask == "announce":
+        problems += _announce_problems(game, inputs, question.rule_set())
+    elif ask == "jasstafel":
+        if [sorted(h) for h in inputs["hands"]] != [sorted(h) for h in game.scenario.hands]:
+            problems.append("the hands are not the round's")
+        if [tuple(p) for p in inputs["plays"]] != list(game.plays):
+            problems.append("the cards played are not the round's")
+        if [tuple(c) for c in inputs["calls"]] != list(game.calls):
+            problems.append("the Stöck calls are not the round's")
+    else:
+        problems += _play_problems(game, question, table)
+    return problems
+
+
+def _announce_problems(game: PlayedRound, inputs: dict[str, Any], rules: RuleSet) -> list[str]:
+    problems = []
+    if [tuple(p) for p in inputs["plays"]] != list(game.plays[:4]):
+        problems.append("the first trick is not the round's")
+    contract = game.scenario.contract
+    for seat, value, _after in inputs["announcements"]:
+        meld = best_meld(game.scenario.hands[seat], contract, rules)
+        if meld is None or meld.points != value:
+            problems.append(f"player {seat + 1} announces {value}, not their best meld")
+    return problems
+
+
+def _play_problems(game: PlayedRound, question: Question, table: dict[str, Any]) -> list[str]:
+    inputs = question.inputs
     at = next(
         (
             p
-            for p in game.positions(table["ask"])
-            if p.seat == table["seat"]
-            and p.trick == table["trick"]
-            and (table["ask"] != "play" or sorted(p.played) == sorted(question.inputs["trick"]))
+            for p in game.positions("play")
+            if p.seat == table["seat"] and p.trick == table["trick"]
         ),
         None,
     )
     if at is None:
-        return [f"the round has no {table['ask']} position of player {table['seat']}"]
+        return [f"player {table['seat']} does not play in trick {table['trick']}"]
     problems = []
-    inputs = question.inputs
-    if inputs["contract"] != game.scenario.contract:
-        problems.append(f"contract {inputs['contract']} is not the round's")
-    if question.kind != ASK_KINDS[at.ask]:
-        problems.append(f"a {question.kind} question cannot ask {at.ask}")
-    if at.ask == "writes":
-        if [sorted(h) for h in inputs["hands"]] != [sorted(h) for h in game.scenario.hands]:
-            problems.append("the hands are not the round's")
-    elif sorted(inputs["hand"]) != sorted(at.hand):
+    if sorted(inputs["hand"]) != sorted(at.hand):
         problems.append(f"player {at.seat} does not hold {' '.join(inputs['hand'])} there")
-    if at.ask == "play":
-        if list(inputs["trick"]) != list(at.played) or inputs["leader"] != at.leader:
-            problems.append("the trick on the table is not the round's")
-        if question.prompt.get("seat") != at.seat:
-            problems.append("the player to play is not the round's")
+    if list(inputs["trick"]) != list(at.played) or inputs["leader"] != at.leader:
+        problems.append("the trick on the table is not the round's")
+    if question.prompt.get("seat") != at.seat:
+        problems.append("the player to play is not the round's")
     return problems

@@ -473,64 +473,7 @@ def _build_legal(rng: random.Random, rules: RuleSet) -> Draft[CardsValue]:
                 break
     else:
         raise Retry("no situation fits")
-    return _legal_draft(rules, contract, trick, hand, rng.randrange(4), picked)
-
-
-def legal_draft(
-    rng: random.Random,
-    hand: CardsLike,
-    trick: CardsLike,
-    contract: str,
-    leader: int,
-    rules: RuleSet,
-) -> Draft[CardsValue] | None:
-    """The ``legal`` question of a given position (a table position of the trainer,
-    issue 25): which of its cards may the player to move play to ``trick``, led by
-    ``leader``? The wrong choices are drawn as the generator draws them (three
-    different numbers of cards, each a mistake's set); None where the position cannot
-    give them (more than four cards in hand, or too few different mistaken sets).
-
-    >>> draft = legal_draft(random.Random(1), "H6 S7 SK D8", "S6", "H", 1, RuleSet())
-    >>> draft.answer, draft.prompt["seat"]
-    ({'cards': ['H6', 'S7', 'SK']}, 2)
-    >>> [mistake for _cards, mistake in draft.distractors]
-    ['trumping_needs_void', 'any_card_allowed']
-    >>> legal_draft(random.Random(1), "H6 S7 SK", "S6", "H", 1, RuleSet()) is None
-    True
-    """
-    cards = sorted(parse_cards(hand))
-    played = list(parse_cards(trick))
-    c = _CONTRACTS[contract]
-    if len(cards) > LEGAL_HAND_MAX:
-        return None
-    legal = _legal(cards, played, c)
-    slips = _legal_slips(cards, played, c, legal)
-    lengths = {len(x) for x, _tag in slips}
-    fitting = [
-        sizes
-        for sizes, _weight in LEGAL_SIZE_SETS
-        if len(legal) in sizes
-        and max(sizes) <= len(cards)
-        and all(n in lengths for n in sizes if n != len(legal))
-    ]
-    if not fitting:
-        return None
-    sizes = rng.choice(fitting)
-    options = [[x for x in slips if len(x[0]) == n] for n in sizes if n != len(legal)]
-    picked = _legal_choices(rng, legal, options)
-    if picked is None:
-        return None
-    return _legal_draft(rules, contract, played, cards, leader, picked)
-
-
-def _legal_draft(
-    rules: RuleSet,
-    contract: str,
-    trick: Sequence[Card],
-    hand: Sequence[Card],
-    leader: int,
-    picked: LegalSlips,
-) -> Draft[CardsValue]:
+    leader = rng.randrange(4)
     inputs = {
         "sub": "legal",
         "hand": codes(hand),
@@ -556,6 +499,94 @@ def _legal_draft(
         explanation=solved.explanation,
         rules_tested=rules_tested,
     )
+
+
+def may_play_draft(
+    rng: random.Random,
+    hand: CardsLike,
+    trick: CardsLike,
+    contract: str,
+    leader: int,
+    rules: RuleSet,
+    place: int | None = None,
+) -> Draft[CardValue] | None:
+    """The ``may_play`` question of a given position (a table position of the trainer,
+    issue 25): which of three cards of the hand may the player to move play to
+    ``trick``, led by ``leader``? One card that may be played and two that may not, of
+    three suits (so the suit met once among the choices tells nothing) and three ranks,
+    the card that may be played the ``place``-th lowest of them (0-2; None: any), drawn
+    among all such sets; each card that may not be played is named after the first
+    mistaken reading of R3.1-R3.5 that allows it (:data:`LEGAL_MISTAKES`). None where
+    the hand has no such three cards.
+
+    A hand's legal cards are a set; the ``legal`` sub-type asks for it, with choices of
+    different sizes whose answer's place the generator draws evenly by building the
+    situation. A position of a played round cannot be built: its legal set is mostly
+    between "any card" and a smaller slip, so the middle choice would win. One card
+    each has no such place.
+
+    >>> draft = may_play_draft(random.Random(1), "H6 S7 SK D8 C9", "S6", "H", 1, RuleSet())
+    >>> draft.answer["card"] in ("H6", "S7", "SK"), sorted(t for _v, t in draft.distractors)
+    (True, ['any_card_allowed', 'any_card_allowed'])
+    >>> may_play_draft(random.Random(1), "S7 SK D8", "S6", "H", 1, RuleSet()) is None
+    True
+    """
+    cards = sorted(parse_cards(hand))
+    played = list(parse_cards(trick))
+    c = _CONTRACTS[contract]
+    legal = _legal(cards, played, c)
+    illegal = [x for x in cards if x not in legal]
+    sets = [
+        (right, (a, b))
+        for right in legal
+        for i, a in enumerate(illegal)
+        for b in illegal[i + 1 :]
+        if len({a.suit, b.suit, right.suit}) == 3
+        and len({a.rank, b.rank, right.rank}) == 3
+        and (place is None or sorted((a.rank, b.rank, right.rank)).index(right.rank) == place)
+    ]
+    if not sets:
+        return None
+    right, wrong = rng.choice(sets)
+    inputs = {
+        "sub": "may_play",
+        "hand": codes(cards),
+        "trick": [x.code for x in played],
+        "contract": contract,
+        "leader": leader,
+        "offered": codes(sorted((right, *wrong))),
+    }
+    solved = _solve_may_play(inputs)
+    return Draft(
+        inputs=inputs,
+        prompt={
+            "sub": "may_play",
+            "preset": rules.preset_name(),
+            "leader": leader,
+            "seat": (leader + len(played)) % 4,
+        },
+        answer=solved.value,
+        distractors=[({"card": x.code}, _slip_allowing(x, cards, played, c)) for x in wrong],
+        explanation=solved.explanation,
+        rules_tested=sorted({e["rule"] for e in solved.explanation}),
+    )
+
+
+def _slip_allowing(card: Card, hand: Cards, trick: Cards, contract: Contract) -> str:
+    """The first mistaken reading of R3.1-R3.5 that lets ``card`` be played."""
+    return next(tag for tag, reading in LEGAL_MISTAKES if card in reading(hand, trick, contract))
+
+
+def _solve_may_play(inputs: Inputs) -> Solved[CardValue]:
+    """The one card of ``inputs["offered"]`` that may be played (R3.1-R3.5), with the
+    engine's verdict on each offered card."""
+    result = explain_legal_cards(inputs["hand"], inputs["trick"], inputs["contract"])
+    offered = set(inputs["offered"])
+    allowed = [x.code for x in result.legal if x.code in offered]
+    if len(allowed) != 1:
+        raise ValueError(f"{len(allowed)} of the offered cards may be played, not one")
+    verdicts = [v for v in trace_dicts(result.verdicts) if v["values"]["card"] in offered]
+    return Solved({"card": allowed[0]}, verdicts)
 
 
 # ---------------------------------------------------------------------------
@@ -1122,6 +1153,8 @@ def solve_trick(inputs: Inputs, rules: RuleSet) -> Solved[TrickValue]:
         return _solve_winner(inputs)
     if sub == "points":
         return _solve_points(inputs, rules)
+    if sub == "may_play":
+        return _solve_may_play(inputs)
     raise ValueError(f"unknown trick question sub-type {sub!r}")
 
 

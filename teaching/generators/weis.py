@@ -464,88 +464,6 @@ def build_weis_value(rng: random.Random, seed: int, rules: RuleSet) -> Draft[Poi
         hand, contract, answer, picked = _weis_value_chain(rng, rules)
     else:
         hand, contract, answer, picked = _weis_value_ranked(rng, category, rules)
-    return _weis_value_draft(rules, hand, contract, answer, picked)
-
-
-def weis_value_draft(
-    rng: random.Random, hand: Sequence[str], contract: str, rules: RuleSet
-) -> Draft[PointsValue] | None:
-    """The ``weis_value`` question of a given hand (a table position of the trainer,
-    issue 25: the player is about to play the first card). The wrong choices are the
-    generator's slips computed for this hand (the melds added up, Kreuzweis and four
-    6s/7s/8s misread, the best meld misvalued, a near miss read as a meld, the meld
-    overlooked) with the answer's place drawn among the places they reach; None
-    where they give fewer than two.
-
-    >>> draft = weis_value_draft(random.Random(3), "H6 H7 H8 S9 C9 D9 H9 SA CK".split(),
-    ...                          "S", RuleSet())
-    >>> draft.answer, sorted((v["points"], tag) for v, tag in draft.distractors)
-    ({'points': 150}, [(100, 'every_four_of_a_kind_is_100'), (200, 'sum_of_melds')])
-    """
-    cards = sorted(parse_cards(hand))
-    melds = find_melds(cards, rules)
-    best = explain_best_meld(cards, contract, rules).best
-    answer = 0 if best is None else best.points
-    pool = _weis_melds_pool(cards, melds, best, rules) + _near_misses(cards, answer)
-    if best is not None:
-        pool += _weis_best_pool(rng, best, runs=not _is_low_quad(best))
-        pool.append((0, "meld_overlooked"))
-    reach = ranks_within_reach(answer, pool, _identity, WV_SIZE)
-    if not reach:
-        return None
-    picked = pick_around(rng, answer, pool, _identity, WV_SIZE, rng.choice(reach))
-    if picked is None:
-        return None
-    return _weis_value_draft(rules, cards, contract, answer, picked)
-
-
-def weis_value_case(hand: Sequence[str], contract: str, rules: RuleSet) -> str:
-    """Which of :data:`WEIS_VALUE_CATEGORIES` a hand shows (the first that fits).
-
-    >>> weis_value_case("H6 H7 H8 S9 C9 D9 H9 SA CK".split(), "S", RuleSet())
-    'kreuzweis'
-    """
-    cards = parse_cards(hand)
-    melds = find_melds(cards, rules)
-    every = find_melds(cards, dataclasses.replace(rules, low_quads_score=True))
-    if _kreuzweis_pairs(melds):
-        return "kreuzweis"
-    if any(_is_low_quad(m) for m in every):
-        return "low_quads"
-    if not melds:
-        return "no_meld"
-    if len(melds) >= 2:
-        return "several_melds"
-    if melds[0].kind is MeldKind.FOUR_OF_A_KIND:
-        return "four_of_a_kind"
-    return "single_sequence"
-
-
-def _identity(value: int) -> int:
-    return value
-
-
-def _near_misses(cards: Sequence[Card], answer: int) -> list[tuple[int, str]]:
-    """The hand's look-alikes of a meld, each as the value announced if it were one:
-    three cards of a four of a kind's rank, three cards of a suit within four ranks
-    (a gap read as a sequence of three)."""
-    found: list[tuple[int, str]] = []
-    for r in HIGH_QUAD_RANKS:
-        if sum(1 for c in cards if c.rank.index == r) == 3:
-            found.append((max(answer, QUAD_VALUE[r]), "three_of_a_kind_counted"))
-    for suit in range(4):
-        ranks = {c.rank.index for c in cards if c.suit.index == suit}
-        for low in range(6):
-            inner = ranks & {low + 1, low + 2}
-            if {low, low + 3} <= ranks and len(inner) == 1:
-                found.append((max(answer, SEQ_VALUE[3]), "gap_in_sequence"))
-                return found
-    return found
-
-
-def _weis_value_draft(
-    rules: RuleSet, hand: Sequence[Card], contract: str, answer: int, picked: list[tuple[int, str]]
-) -> Draft[PointsValue]:
     inputs = {"hand": codes(hand), "contract": contract}
     solved = solve_weis_value(inputs, rules)
     assert solved.value["points"] == answer
@@ -1171,16 +1089,6 @@ def build_who_writes(rng: random.Random, seed: int, rules: RuleSet) -> Draft[Tea
     else:
         raise Retry("no deal fits the choices")
     hands, contract, result, picked = found
-    return _who_writes_draft(rules, hands, contract, result, picked)
-
-
-def _who_writes_draft(
-    rules: RuleSet,
-    hands: Sequence[Sequence[Card]],
-    contract: str,
-    result: WeisResult,
-    picked: Slips,
-) -> Draft[TeamPointsValue]:
     inputs = {"hands": [codes(h) for h in hands], "contract": contract}
     solved = solve_who_writes(inputs, rules)
     win = _writer(result)
@@ -1199,74 +1107,6 @@ def _who_writes_draft(
         explanation=solved.explanation,
         rules_tested=rules_tested,
     )
-
-
-def who_writes_draft(
-    rng: random.Random, hands: Sequence[Sequence[str]], contract: str, rules: RuleSet
-) -> Draft[TeamPointsValue] | None:
-    """The ``who_writes`` question of a given deal (a table position of the trainer,
-    issue 25: the first trick is over and every player announced their best meld).
-    The wrong choices are the generator's slips of the writing team computed for this
-    deal (three choices of its points, the answer's place drawn among the places they
-    reach; with a factor, the factor forgotten among them) and the other team writing
-    its own melds where it has any; None where nobody writes or the slips are too few.
-
-    >>> hands = ["H6 H7 H8 S9 C9 D9 H9 SA CK", "D6 D7 D8 D10 S6 S7 C6 C7 C8",
-    ...          "DJ DQ DK DA HJ HQ HK HA SJ", "H10 S8 S10 SQ SK C10 CJ CQ CA"]
-    >>> draft = who_writes_draft(random.Random(2), [h.split() for h in hands], "C", RuleSet())
-    >>> draft.answer, len(draft.distractors)
-    ({'team': 0, 'points': 300}, 3)
-    """
-    dealt = [sorted(parse_cards(h)) for h in hands]
-    result = resolve_weis(dealt, contract, rules)
-    if result.team is None:
-        return None
-    win, factor, answer = result.team, result.factor, result.scored
-    category = who_writes_case(result, contract)
-    pool = [
-        (x, tag)
-        for x, tag in _ww_pool(result, [])
-        if not _looks_factored(x["points"], answer, factor)
-    ]
-    must = [(_ww_team(win, answer // factor), "factor_forgotten")] if factor > 1 else []
-    reach = ranks_within_reach(answer, [*must, *pool], _points_of, WV_SIZE)
-    rng.shuffle(reach)
-    picked = None
-    for rank in reach:
-        picked = pick_around(rng, answer, pool, _points_of, WV_SIZE, rank, must)
-        if picked is not None:
-            break
-    if picked is None:
-        return None
-    flipped = None
-    if Contract.parse(contract) is Contract.UNDENUFE:
-        other_order = not rules.undenufe_reverses_weis
-        flipped = resolve_weis(
-            dealt, contract, dataclasses.replace(rules, undenufe_reverses_weis=other_order)
-        )
-    other = _ww_other_team(result, category, flipped)
-    if other is not None and all(_points_of(other[0]) != _points_of(x) for x, _ in picked):
-        picked.append(other)
-    return _who_writes_draft(rules, dealt, contract, result, picked)
-
-
-def who_writes_case(result: WeisResult, contract: str) -> str:
-    """Which of :data:`WHO_WRITES_CATEGORIES` a deal's Weis shows (the first that
-    fits, in the order a lesson would name them); a deal in which a team writes."""
-    win = _writer(result)
-    own = [m for seat in (win, win + 2) for m in result.melds[seat]]
-    sums = [sum(m.points for s in (t, t + 2) for m in result.melds[s]) for t in (0, 1)]
-    if Contract.parse(contract) is Contract.UNDENUFE:
-        return "undenufe"
-    if _kreuzweis_pairs(own):
-        return "kreuzweis"
-    if result.step in (Step.TRUMP, Step.SEAT):
-        return "ladder_tie"
-    if result.factor > 1:
-        return "factor"
-    if sums[1 - win] > sums[win]:
-        return "small_melds_lose"
-    return "partners_both_meld"
 
 
 def _ww_team(team: int | None, points: int) -> TeamPointsValue:

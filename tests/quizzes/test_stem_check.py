@@ -286,12 +286,12 @@ def test_issue25_a_table_position_states_only_true_facts(preset):
     """The position line ("Round 2 at the table, trick 7: Player 3 is to play.") and the
     kind's own stem, checked in both languages; the round is played again for the
     position (``check_position``)."""
-    from teaching.generators.positions import ASKS, position_questions
+    from teaching.generators.positions import asks_for, position_questions
     from teaching.table import FOCUSES
 
     rules = RuleSet.preset(preset)
     for focus in FOCUSES:
-        for q in position_questions(focus, 300, rules, ASKS, 6):
+        for q in position_questions(focus, 300, rules, asks_for(focus), 6):
             assert check_question(q) == [], (focus, q.prompt["table"])
             view = _view(q)
             assert view.position is not None and view.position.ask == q.prompt["table"]["ask"]

@@ -87,28 +87,27 @@ def test_a_lesson_s_questions_are_aimed_at_its_rules(teacher, school_class):
     assert all("R5.3" in q["rules_tested"] for q in session.questions)
 
 
-def test_a_table_s_positions_are_asked_round_after_round(teacher, school_class, pupils):
+def test_a_table_s_positions_are_asked_in_turn(teacher, school_class, pupils):
     session = services.start_live(
         teacher=teacher,
         school_class=school_class,
         spec=LiveSpec(
-            kinds=["stoeck"], question_count=5, focus="kreuzweis", asks=("play", "writes")
+            kinds=["stoeck"], question_count=5, focus="stoeck", asks=("jasstafel", "play")
         ),
     )
-    assert session.assignment.kinds == ["who_writes", "trick"]
+    assert session.assignment.kinds == ["trick", "jasstafel"]
     tables = [q["prompt"]["table"] for q in session.questions]
-    assert [(t["ask"], t["round"]) for t in tables] == [
-        ("writes", 0), ("play", 0), ("writes", 1), ("play", 1), ("writes", 2)
-    ]  # fmt: skip
-    assert {t["focus"] for t in tables} == {"kreuzweis"}
+    assert [t["ask"] for t in tables] == ["play", "jasstafel", "play", "jasstafel", "play"]
+    assert {t["focus"] for t in tables} == {"stoeck"} and tables[0]["round"] == 0
     services.join_live(learner=pupils[0], session=session)
     session = step(teacher, session, Action.BEGIN)
     right, _wrong = right_and_wrong(session, 0)
     outcome = services.answer_live(learner=pupils[0], session=session, position=0, choice=right)
     assert outcome.question.correct
     phone = login(pupils[0]).get(reverse("live:pupil", args=[session.pk])).content.decode()
-    assert "Round 1 at the table: the first trick is over, Weis is written now." in phone
-    # The contract decides the melds' order and the legal cards: both views name it.
+    player = f"Player {tables[0]['seat'] + 1}"
+    assert f"Round 1 at the table, trick {tables[0]['trick'] + 1}: {player}" in phone
+    # The contract decides the legal cards and the melds: both views name it.
     trump = contract_label(session.questions[0]["inputs"]["contract"], "swiss")
     projector = login(teacher).get(reverse("live:projector", args=[session.pk]))
     assert trump in phone and trump in projector.content.decode()
@@ -140,6 +139,7 @@ def test_only_the_class_teacher_starts_and_steps(session, school_class):
         LiveSpec(kinds=[], question_count=3, focus="weis", asks=()),
         LiveSpec(kinds=[], question_count=3, focus="weis", asks=("bid",)),
         LiveSpec(kinds=[], question_count=3, focus="weis", asks=("play",), lesson="kreuzweis"),
+        LiveSpec(kinds=[], question_count=3, focus="undenufe", asks=("jasstafel",)),
     ],
 )
 def test_start_refuses_a_bad_spec(teacher, school_class, spec):
@@ -517,10 +517,13 @@ def test_teacher_starts_table_positions_from_the_form(teacher, school_class):
     assert "Choose at least one moment to ask about." in no_asks.content.decode()
     both = client.post(start, {**form, "focus": "undenufe", "asks": ["play"], "lesson": "x"})
     assert both.status_code == 400 and not LiveSession.objects.exists()
+    no_stoeck = client.post(start, {**form, "focus": "undenufe", "asks": ["jasstafel"]})
+    assert no_stoeck.status_code == 400
+    assert "Undenufe has no trump and so no Stöck" in no_stoeck.content.decode()
     response = client.post(start, {**form, "focus": "undenufe", "asks": ["announce", "play"]})
     assert response.status_code == 302
     session = LiveSession.objects.get()
-    assert [q["kind"] for q in session.questions] == ["weis_value", "trick", "weis_value"]
+    assert [q["kind"] for q in session.questions] == ["announce", "trick", "announce"]
     assert session.assignment.rules_preset == "w-en"
     assert {q["inputs"]["contract"] for q in session.questions} == {"undenufe"}
 

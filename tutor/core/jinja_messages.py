@@ -48,6 +48,7 @@ def _messages() -> None:
     _("Is there Stöck here, and does it count?")  # quizzes/kinds.jinja
     _("Who wins the game, and in which block?")  # quizzes/kinds.jinja
     _("Which cards may the player play?")  # quizzes/kinds.jinja
+    _("Which of these cards may the player play?")  # quizzes/kinds.jinja
     _("Which card wins the trick?")  # quizzes/kinds.jinja
     _("How many points is this trick worth?")  # quizzes/kinds.jinja
     _("Does the announcement of %(player)s count?")  # quizzes/kinds.jinja
@@ -122,7 +123,8 @@ def _messages() -> None:
     _("The melds of %(player)s are not written: no announcement in time.")  # quizzes/kinds.jinja
     _("%(team)s writes %(weis)s (Weis) + %(stoeck)s (Stöck) + %(tricks)s (tricks) = %(total)s.")  # quizzes/kinds.jinja
     _("%(team)s took all nine tricks: the match adds 100 to its tricks.")  # quizzes/kinds.jinja
-    _("Round %(r)s at the table: the first trick is over, Weis is written now.")  # quizzes/kinds.jinja
+    _("Round %(r)s at the table: all nine tricks are played.")  # quizzes/kinds.jinja
+    _("Round %(r)s at the table: the first trick, as it was played.")  # quizzes/kinds.jinja
     _("Round %(r)s at the table, trick %(t)s: %(player)s is to play.")  # quizzes/kinds.jinja
     _("Right!")  # quizzes/kinds.jinja
     _("Not quite.")  # quizzes/kinds.jinja

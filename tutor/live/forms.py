@@ -6,14 +6,20 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from teaching.generators.positions import ASKS
+from teaching.generators.positions import ASKS, asks_for
 from tutor.classroom.forms import question_kinds_field
 from tutor.core.explain import preset_choices
 from tutor.lessons.questions import plan_for
 from tutor.lessons.selectors import course
 from tutor.table.models import Focus
 
-from .services import MAX_LIVE_QUESTIONS, TIMER_SECONDS, Action, LiveSpec
+from .services import (
+    MAX_LIVE_QUESTIONS,
+    NO_JASSTAFEL_IN_UNDENUFE,
+    TIMER_SECONDS,
+    Action,
+    LiveSpec,
+)
 
 
 def _timer_label(seconds: int) -> str:
@@ -44,9 +50,9 @@ class StartForm(forms.Form):
         label=_("Ask at each round"),
         required=False,
         choices=[
-            ("announce", _("What does the player announce? (their first card)")),
-            ("writes", _("Which team writes Weis, and how much? (after the first trick)")),
-            ("play", _("Which cards may the player play? (trick 6 or 7)")),
+            ("announce", _("Does the announcement count? (the first trick)")),
+            ("play", _("Which of these cards may the player play? (tricks 2 to 8)")),
+            ("jasstafel", _("What does the team write for the round? (the Jasstafel)")),
         ],
         initial=list(ASKS),
         widget=forms.CheckboxSelectMultiple,
@@ -92,6 +98,8 @@ class StartForm(forms.Form):
             )
         elif data.get("focus") and not data.get("asks"):
             self.add_error("asks", _("Choose at least one moment to ask about."))
+        elif data.get("focus") and set(data["asks"]) - set(asks_for(data["focus"])):
+            self.add_error("asks", NO_JASSTAFEL_IN_UNDENUFE)
         elif not data.get("lesson") and not data.get("focus") and not data.get("kinds"):
             self.add_error("kinds", _("Choose at least one question kind, or a lesson."))
         return data

@@ -29,10 +29,17 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules_core import RuleSet
 from teaching.generators import generate
-from teaching.generators.positions import ASK_KINDS, ASKS, PositionError, position_questions
+from teaching.generators.positions import (
+    ASK_KINDS,
+    ASKS,
+    PositionError,
+    asks_for,
+    position_questions,
+)
 from teaching.table import FOCUSES
 from tutor.accounts.models import User
 from tutor.classroom.assignments import question_plan
@@ -62,6 +69,11 @@ MAX_LIVE_QUESTIONS = 30
 TIMER_SECONDS = (0, 15, 20, 30, 45, 60, 90, 120)
 # A session nobody finishes ends by itself (its explanations and mastery released).
 LIVE_LENGTH = timedelta(hours=12)
+
+
+NO_JASSTAFEL_IN_UNDENUFE = gettext_lazy(
+    "Undenufe has no trump and so no Stöck: its rounds give no Jasstafel question."
+)
 
 
 class LiveError(Exception):
@@ -114,6 +126,8 @@ def _check_spec(spec: LiveSpec) -> RuleSet:
         spec.focus not in FOCUSES or not spec.asks or any(a not in ASKS for a in spec.asks)
     ):
         raise LiveError(_("Choose a table and at least one moment to ask about."))
+    if spec.focus and any(a not in asks_for(spec.focus) for a in spec.asks):
+        raise LiveError(NO_JASSTAFEL_IN_UNDENUFE)
     if not (spec.lesson or spec.focus) and (
         not spec.kinds or any(k not in Skill.values for k in spec.kinds)
     ):

@@ -147,8 +147,9 @@ class TargetBody:
 
 @dataclass(frozen=True)
 class TrickBody:
-    """``trick``: the cards on the table (with the seat of each), and for ``legal``
-    the hand of the player to play (``seat``); for ``points`` the trick's number."""
+    """``trick``: the cards on the table (with the seat of each), and for ``legal`` and
+    ``may_play`` the hand of the player to play (``seat``); for ``points`` the trick's
+    number."""
 
     sub: str
     hand: tuple[Card, ...]
@@ -175,8 +176,9 @@ class RuleSetNote:
 class TablePosition:
     """Where a question asked at a table position (issue 25) stands in its round, from
     ``prompt["table"]`` (made and checked by ``teaching.generators.positions``):
-    what it asks (``announce``, ``writes``, ``play``), the round's place in the
-    session, the trick and the player to play (0-based; None for ``writes``)."""
+    what it asks (``announce``, ``play``, ``jasstafel``), the round's place in the
+    session, the trick and the player to play (0-based; None for ``announce``
+    and ``jasstafel``)."""
 
     ask: str
     round: int
@@ -389,28 +391,42 @@ def _solution(kind: str, inputs: dict[str, Any], rules: RuleSet, deck: str) -> d
         score = score_round(hands, contract, plays, calls, rules)
         return {"result": resolve_target(inputs["before"], score, inputs["target"], rules)}
     if kind == "trick":
-        sub = inputs["sub"]
-        trick = _cards(inputs.get("trick", []))
-        if sub == "legal":
-            legal = explain_legal_cards(_cards(inputs["hand"]), trick, contract)
-            return {
-                "legal": legal,
-                "verdicts": [_play_sentence(e, contract, deck) for e in legal.verdicts],
-            }
-        if sub == "winner":
-            return {"winner": explain_trick_winner(trick, contract)}
-        entries = [explain_card_points(card, contract) for card in trick]
-        card_sum = sum(e["points"] for e in entries)
-        last = 5 if inputs.get("index") == 8 else 0
-        factor = rules.factor(contract)
-        return {
-            "points": entries,
-            "card_sum": card_sum,
-            "last_bonus": last,
-            "factor": factor,
-            "total": (card_sum + last) * factor,
-        }
+        return _trick_solution(inputs, contract, rules, deck)
     raise ValueError(f"unknown kind {kind}")
+
+
+def _trick_solution(
+    inputs: dict[str, Any], contract: Contract, rules: RuleSet, deck: str
+) -> dict[str, Any]:
+    """``trick``: the engine's verdict on each card (legal, may_play), the winner, or
+    the points of each card, the last-trick bonus and the factor."""
+    sub = inputs["sub"]
+    trick = _cards(inputs.get("trick", []))
+    if sub in ("legal", "may_play"):
+        legal = explain_legal_cards(_cards(inputs["hand"]), trick, contract)
+        # may_play: the engine's verdict on the three cards offered only
+        shown = set(inputs.get("offered") or inputs["hand"])
+        return {
+            "legal": legal,
+            "verdicts": [
+                _play_sentence(e, contract, deck)
+                for e in legal.verdicts
+                if e.values["card"] in shown
+            ],
+        }
+    if sub == "winner":
+        return {"winner": explain_trick_winner(trick, contract)}
+    entries = [explain_card_points(card, contract) for card in trick]
+    card_sum = sum(e["points"] for e in entries)
+    last = 5 if inputs.get("index") == 8 else 0
+    factor = rules.factor(contract)
+    return {
+        "points": entries,
+        "card_sum": card_sum,
+        "last_bonus": last,
+        "factor": factor,
+        "total": (card_sum + last) * factor,
+    }
 
 
 _PLAY_SENTENCES: dict[str, Callable[[], str]] = {

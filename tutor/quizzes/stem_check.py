@@ -330,7 +330,7 @@ def _facts_trick(q: Question, view: QuestionView) -> Iterator[str]:
         ((leader + i) % 4, code) for i, code in enumerate(inputs["trick"])
     ]:
         yield "the cards or players of the trick shown are not the question's"
-    if body.sub == "legal":
+    if body.sub in ("legal", "may_play"):
         if body.seat != (leader + len(inputs["trick"])) % 4:
             yield f"the stem names seat {body.seat} to play; it is not that player's turn"
         if _codes(body.hand) != inputs["hand"]:
