@@ -40,6 +40,7 @@ from .base import (
     CardValue,
     Draft,
     Inputs,
+    JSONObject,
     Kind,
     PointsValue,
     Retry,
@@ -488,17 +489,18 @@ def _build_legal(rng: random.Random, rules: RuleSet) -> Draft[CardsValue]:
     rules_tested = sorted({e["rule"] for e in solved.explanation})
     return Draft(
         inputs=inputs,
-        prompt={
-            "sub": "legal",
-            "preset": rules.preset_name(),
-            "leader": leader,
-            "seat": (leader + len(trick)) % 4,
-        },
+        prompt=_to_play_prompt("legal", rules, leader, trick),
         answer=solved.value,
         distractors=distractors,
         explanation=solved.explanation,
         rules_tested=rules_tested,
     )
+
+
+def _to_play_prompt(sub: str, rules: RuleSet, leader: int, trick: Sequence[Card]) -> JSONObject:
+    """The prompt of a question about the player to play: who led, who is to play."""
+    seat = (leader + len(trick)) % 4
+    return {"sub": sub, "preset": rules.preset_name(), "leader": leader, "seat": seat}
 
 
 def may_play_draft(
@@ -559,12 +561,7 @@ def may_play_draft(
     solved = _solve_may_play(inputs)
     return Draft(
         inputs=inputs,
-        prompt={
-            "sub": "may_play",
-            "preset": rules.preset_name(),
-            "leader": leader,
-            "seat": (leader + len(played)) % 4,
-        },
+        prompt=_to_play_prompt("may_play", rules, leader, played),
         answer=solved.value,
         distractors=[({"card": x.code}, _slip_allowing(x, cards, played, c)) for x in wrong],
         explanation=solved.explanation,
