@@ -171,3 +171,39 @@ def test_a_whole_session_without_javascript(
     # (axe-core runs as a page script: the same views were checked with JavaScript.)
     projector.get_by_role("button", name=re.compile("Beenden")).click()
     expect(projector.locator("h1")).to_contain_text("zu Ende")
+
+
+def test_table_positions_on_the_projector_and_a_phone(
+    live_server, browser, browser_context_args, sign_in, world
+):
+    """A session of table positions (a Stöck round's three moments) started from the
+    form: each question names the contract and its place in the round, on the projector
+    and the phone, and axe finds nothing serious on either view, asked and revealed."""
+    teacher, school_class, pupils = world
+    base = live_server.url
+    projector = open_as(browser, browser_context_args, sign_in, teacher, width=1280)
+    projector.goto(f"{base}/live/class/{school_class.pk}/new/")
+    projector.get_by_label("Oder: Stellungen aus Runden «Am Tisch»").select_option("stoeck")
+    projector.get_by_label("Anzahl Fragen").fill("3")
+    projector.get_by_role("button", name="Live-Runde eröffnen").click()
+    session = LiveSession.objects.get()
+    assert [q["prompt"]["table"]["ask"] for q in session.questions] == [
+        "announce",
+        "play",
+        "jasstafel",
+    ]
+    phone = open_as(browser, browser_context_args, sign_in, pupils[0], width=390)
+    phone.goto(f"{base}/live/join/?code={session.code}")
+    phone.get_by_role("button", name="Mitmachen").click()
+    for number in range(3):
+        projector.keyboard.press("n")
+        for page in (projector, phone):
+            meta = page.locator(".question-meta")
+            expect(meta).to_contain_text(f"Frage {number + 1} von 3", timeout=CATCH_UP_MS)
+            expect(page.locator(".table-position")).to_contain_text("am Tisch")
+            expect(page.locator(".example-head")).to_contain_text("Trumpf")
+        axe_clean(projector, phone)
+        projector.keyboard.press("r")
+        expect(phone.locator(".feedback")).to_be_visible(timeout=CATCH_UP_MS)
+        expect(projector.locator(".live-explanation")).to_contain_text("Schritt für Schritt")
+        axe_clean(projector, phone)
