@@ -119,8 +119,11 @@ class PlayedRound:
     def positions(self, ask: str, start: int = PLAY_TRICKS.start) -> Iterator[Position]:
         """The moments of ``ask`` in this round, in the order they are tried (``play``:
         from trick ``start`` on, then the earlier ones)."""
-        if ask in ("announce", "jasstafel"):
+        if ask == "announce":
             yield Position(ask, 0, None)
+            return
+        if ask == "jasstafel":
+            yield Position(ask, 8, None)  # after the ninth trick
             return
         tricks = [*range(start, PLAY_TRICKS.stop), *range(PLAY_TRICKS.start, start)]
         for index in (4 * t + i for t in tricks for i in range(1, 4)):
