@@ -169,13 +169,11 @@ def _draft(game: PlayedRound, at: Position, rng: random.Random, aim: Aim) -> Dra
     return may_play_draft(rng, at.hand, at.played, contract, at.leader, rules, place)
 
 
-def _case(at: Position, question: Question, aim: Aim) -> str:
-    """The case of the question's kind (``Kind.cases``) the position shows."""
-    if at.ask == "announce":  # the deadline that decides it
-        return next(str(v) for v in question.answer_value.values())
-    if at.ask == "jasstafel":
-        return str(aim)
-    return "legal"
+def _case(at: Position, aim: Aim) -> str:
+    """The case of the question's kind (``Kind.cases``) the position shows: the aim it
+    was drawn for (the deadline that decides an ``announce``, the Jasstafel case), and
+    for the card question the ``legal`` case of its rules."""
+    return "legal" if at.ask == "play" else str(aim)
 
 
 def _question(game: PlayedRound, at: Position, rng: random.Random, aim: Aim) -> Question | None:
@@ -195,7 +193,7 @@ def _question(game: PlayedRound, at: Position, rng: random.Random, aim: Aim) -> 
         "trick": at.trick,
         "seat": at.seat,
     }
-    prompt = {**question.prompt, "case": _case(at, question, aim), "table": table}
+    prompt = {**question.prompt, "case": _case(at, aim), "table": table}
     return dataclasses.replace(question, prompt=prompt)
 
 

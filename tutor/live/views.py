@@ -101,15 +101,20 @@ def _projector_context(request: HttpRequest, session: LiveSession) -> dict[str, 
     return context
 
 
+def _stage_or_page(
+    request: AuthedRequest, template: str, context: dict[str, object]
+) -> HttpResponse:
+    """The page, or for htmx (a poll that found a change) its «stage» partial alone."""
+    return render(request, f"{template}#stage" if request.htmx else template, context)
+
+
 @teacher_required
 def projector(request: AuthedRequest, assignment_id: int) -> HttpResponse:
     session = selectors.session_of_teacher(request.user, assignment_id)
     context = _projector_context(request, session)
     if _nothing_changed(request, str(context["token"])):
         return HttpResponse(status=204)
-    if request.htmx:
-        return render(request, "live/projector.html#stage", context)
-    return render(request, "live/projector.html", context)
+    return _stage_or_page(request, "live/projector.html", context)
 
 
 @teacher_required
@@ -260,9 +265,7 @@ def pupil(request: AuthedRequest, assignment_id: int) -> HttpResponse:
     if _nothing_changed(request, selectors.poll_token(session, timezone.now())):
         return HttpResponse(status=204)
     context = _pupil_context(request, session)
-    if request.htmx:
-        return render(request, "live/pupil.html#stage", context)
-    return render(request, "live/pupil.html", context)
+    return _stage_or_page(request, "live/pupil.html", context)
 
 
 @learner_required
