@@ -18,7 +18,7 @@ from pathlib import Path
 from .rule_index import RULE_TITLES
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
-LANGUAGES = ("de", "en")
+LANGUAGES = ("de", "en", "fr")
 SOURCES = ("W-EN", "W-DE", "S-EN", "ST-DE")
 
 _FILE_RE = re.compile(
