@@ -820,7 +820,7 @@ _CLAIMS = (
         r"|marque\s+(?:le\s+stöck|les\s+20))"
     )),
     ("points", re.compile(
-        _TEAM_N + r"(?:writes|schreibt|marque)\s+(?:its\s+|the\s+|die\s+|ses\s+|les\s+)?(\d+)(?!\s*×)"
+        _TEAM_N + r"(?:writes|schreibt|marque)\s+(?:(?:its|the|die|ses|les)\s+)?(\d+)(?!\s*×)"
     )),
 )  # fmt: skip
 
