@@ -38,7 +38,7 @@ def loaded(db):
 
 @pytest.fixture
 def tiny_course(tmp_path: Path) -> Path:
-    for lang, title in (("de", "Vier Sechser"), ("en", "Four sixes")):
+    for lang, title in (("de", "Vier Sechser"), ("en", "Four sixes"), ("fr", "Quatre 6")):
         (tmp_path / f"01-low-quads.{lang}.md").write_text(LESSON.format(title=title))
     return tmp_path
 
@@ -47,10 +47,10 @@ def set_language(client, code):
     client.post(reverse("set_language"), {"language": code, "next": "/"})
 
 
-def test_course_has_at_least_twelve_lessons_in_both_languages():
+def test_course_has_at_least_twelve_lessons_in_every_language():
     course = read_course()
     assert len(course) >= 12
-    assert all(set(lesson.files) == {"de", "en"} for lesson in course)
+    assert all(set(lesson.files) == {"de", "en", "fr"} for lesson in course)
 
 
 def test_every_rule_is_taught_by_some_lesson():
@@ -70,7 +70,7 @@ def test_ladder_lesson_has_a_worked_example_per_step():
     assert decided == set(Step)
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", ["de", "en", "fr"])
 def test_every_lesson_renders_with_all_examples(client, loaded, lang):
     set_language(client, lang)
     for lesson in read_course():
