@@ -9,11 +9,17 @@ from datetime import timedelta
 
 import pytest
 from django.core.cache import caches
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tests.factories import AssignmentFactory, MembershipFactory
+from tests.factories import (
+    AssignmentFactory,
+    MembershipFactory,
+    QuizFactory,
+    QuizQuestionFactory,
+)
 from tutor.classroom import assignments
 from tutor.classroom.models import Assignment, Membership
 from tutor.quizzes.models import QuizQuestion, SkillState
@@ -99,6 +105,34 @@ def test_r12_1_mastery_moves_once_the_explanations_are_released(school_class, me
     assert {row.skill: row.mastery for row in skill_rows(member)} == after
     assert settle_released_answers([member.pk]) == 0
     assert SkillState.objects.get(learner=member, skill=question.kind).attempts == 1
+
+
+def test_r12_1_an_answer_on_the_page_counts_the_released_answers_first(
+    client, school_class, member
+):
+    """The page's answer learns in the question's own query whether released answers
+    wait (issue 24); they are stored before its own, and with none waiting it asks
+    nothing more."""
+    assignment = AssignmentFactory(
+        school_class=school_class, explanations="after_due", question_count=1
+    )
+    released = assignments.start_or_resume(learner=member, assignment=assignment).questions.get()
+    answer(learner=member, question=released, choice=released.question["answer"])
+    Assignment.objects.filter(pk=assignment.pk).update(due_at=timezone.now() - timedelta(minutes=1))
+    practice = QuizFactory(learner=member)
+    for position in range(2):
+        QuizQuestionFactory(quiz=practice, position=position, kind=released.kind)
+    client.force_login(member)
+    url = reverse("quizzes:answer", args=[practice.pk, 0])
+    assert client.post(url, {"choice": "a"}).status_code == 302
+    released.refresh_from_db()
+    assert released.skill_recorded_at is not None
+    assert SkillState.objects.get(learner=member, skill=released.kind).attempts == 2
+    with CaptureQueriesContext(connection) as queries:
+        url = reverse("quizzes:answer", args=[practice.pk, 1])
+        assert client.post(url, {"choice": "a"}).status_code == 302
+    assert not [q for q in queries if q["sql"].startswith('SELECT 1 AS "a"')]
+    assert SkillState.objects.get(learner=member, skill=released.kind).attempts == 3
 
 
 def test_r12_1_immediate_explanations_count_at_once(school_class, member):

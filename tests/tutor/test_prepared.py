@@ -5,6 +5,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef, Value
 from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -291,3 +292,47 @@ def test_update_refuses_joins_and_what_is_not_a_column():
         UNANSWERED.update({"quiz": None}, pk=1)
     with pytest.raises(PreparedQueryError, match="not a column"):
         UNANSWERED.update({"id": 3}, pk=1)
+
+
+def test_annotations_come_on_the_instances_as_the_orm_sets_them(questions):
+    """The question to answer knows whether the learner's answers wait to count: the
+    same flag as the ORM's annotation, and the same question."""
+    learner, other, quizzes = questions
+    to_answer = selectors._QUESTION_TO_ANSWER
+    waiting = Exists(
+        QuizQuestion.objects.filter(
+            quiz__learner_id=OuterRef("quiz__learner_id"),
+            answered_at__isnull=False,
+            skill_recorded_at__isnull=True,
+        )
+    )
+    seen = set()
+    for step in range(2):
+        if step == 1:  # one of the other learner's answers now waits
+            QuizQuestion.objects.filter(quiz=quizzes[3], position=0).update(
+                answered_at=timezone.now()
+            )
+        for quiz in quizzes:
+            who = other if quiz is quizzes[3] else learner
+            got = to_answer.one(quiz_id=quiz.pk, learner_id=who.pk, position=2)
+            expected = (
+                QuizQuestion.objects.annotate(answers_waiting=waiting)
+                .exclude(quiz__source=Quiz.Source.LESSON)
+                .filter(quiz_id=quiz.pk, quiz__learner_id=who.pk, position=2)
+                .first()
+            )
+            if expected is None:
+                assert got is None
+                continue
+            assert got is not None and rows_of(got) == rows_of(expected)
+            assert got.answers_waiting is expected.answers_waiting
+            seen.add((who.pk, got.answers_waiting))
+    assert seen == {(learner.pk, False), (other.pk, False), (other.pk, True)}
+
+
+def test_an_update_by_an_annotation_is_refused():
+    annotated = PreparedQuery(
+        lambda pk: QuizQuestion.objects.annotate(n=Value(1)).filter(pk=pk), pk=int
+    )
+    with pytest.raises(PreparedQueryError, match="annotation"):
+        annotated.update({"shown_at": None}, pk=1)

@@ -78,12 +78,20 @@ class UserSession(AbstractBaseSession):
     Django's own session table holds the user only inside the encoded data, so finding
     one person's sessions (the privacy pages, deleting an account) meant decoding every
     row, and anybody could add rows. The id is written whenever the session is saved
-    (``tutor.accounts.sessions.SessionStore``); it is not a foreign key, so a session saved
-    just after its user was deleted cannot fail, and deleting a user removes their rows
-    explicitly (``classroom.privacy.forget_traces``).
+    (``tutor.accounts.sessions.SessionStore``). It is a relation for the ORM only (the
+    session and its user are read in one query, issue 24) and no constraint in the
+    database, so a session saved just after its user was deleted cannot fail, and
+    deleting a user removes their rows explicitly (``classroom.privacy.forget_traces``).
     """
 
-    user_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    user = models.ForeignKey(
+        "accounts.User",
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+    )
 
     class Meta(AbstractBaseSession.Meta):
         db_table = "accounts_session"

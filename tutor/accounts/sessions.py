@@ -4,8 +4,10 @@
 user (or null) beside the encoded data (:class:`tutor.accounts.models.UserSession`), so
 the privacy pages and account deletion find one person's sessions by an index instead
 of decoding the whole table (issue 22, item 2). Every logged-in request reads its row
-with a query compiled once (tutor.core.prepared, issue 24); the expiry is checked on
-the row, as Django's query checked it. Everything else is Django's ``db`` backend.
+with a query compiled once (tutor.core.prepared, issue 24), and with it the user's row:
+:mod:`tutor.accounts.authentication` takes the user from there instead of asking the
+database again. The expiry is checked on the row, as Django's query checked it.
+Everything else is Django's ``db`` backend.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from django.utils import timezone
 from tutor.core.prepared import PreparedQuery
 
 if TYPE_CHECKING:
-    from .models import UserSession
+    from .models import User, UserSession
 
     # django-stubs makes the store generic in its model; Django's class is not
     # subscriptable at run time, so only the type checker sees the parameter.
@@ -49,11 +51,24 @@ def _model() -> type[UserSession]:
 
 
 _ROW = PreparedQuery(
-    lambda session_key: _model().objects.filter(session_key=session_key), session_key=str
+    lambda session_key: _model().objects.select_related("user").filter(session_key=session_key),
+    session_key=str,
 )
 
 
 class SessionStore(_Store):
+    #: The user's row as read with the session's (None: no row read, or nobody logged
+    #: in, or the user is gone). Only :func:`row_user` reads it.
+    _row_user: User | None = None
+
+    def row_user(self, user_id: object) -> User | None:
+        """The user read with this session's row when it is the user ``user_id`` (the id
+        the session's data names), else None: then the caller asks the database."""
+        user = self._row_user
+        if user is None or str(user.pk) != str(user_id):
+            return None
+        return user
+
     @classmethod
     def get_model_class(cls) -> type[UserSession]:
         return _model()
@@ -66,6 +81,7 @@ class SessionStore(_Store):
         if row is None or row.expire_date <= timezone.now():
             self._session_key = None
             return None
+        self._row_user = row.user
         return row
 
     def create_model_instance(self, data: dict[str, Any]) -> UserSession:

@@ -80,6 +80,7 @@ class _Compiled:
     fields: tuple[int, int] = (0, 0)  # the model's columns, start and end
     init_list: tuple[str, ...] = ()
     populators: tuple[Any, ...] = ()
+    annotations: tuple[tuple[str, int], ...] = ()  # an annotation's name and column
     # For update(): the fields set, in the order of their placeholders.
     set_fields: tuple[models.Field[Any, Any], ...] = ()
 
@@ -101,9 +102,10 @@ class PreparedQuery(Generic[M]):
         QUESTION.exists(quiz_id=7, position=0)
         QUESTION.update({"shown_at": now}, quiz_id=7, position=0)  # rows updated
 
-    The queryset may filter, exclude, join (``select_related``), order and defer
-    (``only``); it must not prefetch or annotate (what :meth:`one` and :meth:`first`
-    build is the model and its related rows).
+    The queryset may filter, exclude, join (``select_related``), order, defer (``only``)
+    and annotate (each annotation set on the instance, as the ORM does; not for
+    :meth:`update`); it must not prefetch (what :meth:`one` and :meth:`first` build is
+    the model, its related rows and its annotations).
     """
 
     def __init__(
@@ -175,6 +177,8 @@ class PreparedQuery(Generic[M]):
             obj = compiled.model.from_db(self._using, compiled.init_list, row[start:end])
             for populator in compiled.populators:
                 populator.populate(row, obj)
+            for name, position in compiled.annotations:
+                setattr(obj, name, row[position])
             objs.append(obj)
         return objs  # type: ignore[return-value]
 
@@ -250,9 +254,8 @@ class PreparedQuery(Generic[M]):
     def _querysets(self) -> tuple[models.QuerySet[M], models.QuerySet[M]]:
         first, second = (self._build(**_stand_ins(self._params, v)) for v in (0, 1))
         for queryset in (first, second):
-            prefetches = getattr(queryset, "_prefetch_related_lookups", ())
-            if prefetches or queryset.query.annotations:
-                raise PreparedQueryError("A prepared query may not prefetch or annotate.")
+            if getattr(queryset, "_prefetch_related_lookups", ()):
+                raise PreparedQueryError("A prepared query may not prefetch.")
         return first, second
 
     def _slots(
@@ -310,6 +313,7 @@ class PreparedQuery(Generic[M]):
             # Django 5.2's signature (the stubs installed describe Django 6's, which
             # adds fetch_mode); tests/tutor/test_prepared.py checks the rows it fills.
             populators=tuple(get_related_populators(klass_info, select, self._using)),  # type: ignore[call-arg]
+            annotations=tuple(compiler.annotation_col_map.items()),
         )
 
     def _compile_update(self, connection: BaseDatabaseWrapper, names: tuple[str, ...]) -> _Compiled:
@@ -318,6 +322,8 @@ class PreparedQuery(Generic[M]):
         wheres = []
         model: type[models.Model] | None = None
         for queryset in self._querysets():
+            if queryset.query.annotations:
+                raise PreparedQueryError("An update cannot set rows by an annotation.")
             query = queryset.query.chain(UpdateQuery)
             compiler = query.get_compiler(connection=connection)
             query.get_initial_alias()

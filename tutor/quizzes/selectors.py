@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import caches
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -57,9 +57,36 @@ _QUESTION = PreparedQuery(
 )
 
 
-def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
-    """The learner's own question with its quiz and assignment, in one query."""
-    question = _QUESTION.one(quiz_id=quiz_id, learner_id=learner.pk, position=position)
+def _unsettled_of(learner_id: int | OuterRef) -> QuerySet[QuizQuestion]:
+    return QuizQuestion.objects.filter(
+        quiz__learner_id=learner_id, answered_at__isnull=False, skill_recorded_at__isnull=True
+    )
+
+
+# The question to answer: the same, and whether any of the learner's answers waits to
+# move mastery (services.answer settles those first). Asked in the same query, it
+# spares the answer a statement of its own (issue 24).
+_QUESTION_TO_ANSWER = PreparedQuery(
+    lambda quiz_id, learner_id, position: (
+        QuizQuestion.objects.select_related("quiz", "quiz__assignment")
+        .annotate(answers_waiting=Exists(_unsettled_of(OuterRef("quiz__learner_id"))))
+        .exclude(quiz__source=Quiz.Source.LESSON)
+        .filter(quiz_id=quiz_id, quiz__learner_id=learner_id, position=position)
+    ),
+    quiz_id=int,
+    learner_id=int,
+    position=int,
+)
+
+
+def question_of(
+    learner: User, quiz_id: int, position: int, *, to_answer: bool = False
+) -> QuizQuestion:
+    """The learner's own question with its quiz and assignment, in one query. With
+    ``to_answer``, the question also knows whether the learner has answers waiting to
+    count (``answers_waiting``, read by :func:`~tutor.quizzes.services.answer`)."""
+    query = _QUESTION_TO_ANSWER if to_answer else _QUESTION
+    question = query.one(quiz_id=quiz_id, learner_id=learner.pk, position=position)
     if question is None or left_class(question.quiz):
         raise Http404("No such question")
     return question
@@ -143,12 +170,7 @@ def answer_seconds(question: QuizQuestion, answered_at: datetime | None = None) 
     return seconds if seconds >= 0 else None
 
 
-_UNSETTLED = PreparedQuery(
-    lambda learner_id: QuizQuestion.objects.filter(
-        quiz__learner_id=learner_id, answered_at__isnull=False, skill_recorded_at__isnull=True
-    ),
-    learner_id=int,
-)
+_UNSETTLED = PreparedQuery(_unsettled_of, learner_id=int)
 
 
 def released_answers(learner_ids: Iterable[int], now: datetime) -> list[QuizQuestion]:

@@ -170,7 +170,9 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
     # whether the answer was right (issue 12: nothing shown may depend on correctness
     # before the assignment releases it).
     counts_now = explanations_visible(question.quiz, now)
-    if counts_now:
+    # The question read to be answered knows whether any answer waits (one query less,
+    # selectors.question_of); any other asks.
+    if counts_now and getattr(question, "answers_waiting", True):
         # Answers released since count first, in the order they were given; pages
         # only show them (selectors.skill_states), this is where they are stored.
         settle_released_answers([learner.pk], now)

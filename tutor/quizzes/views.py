@@ -150,7 +150,7 @@ def refused_answer(error: services.QuizError) -> tuple[str, int]:
 @learner_required
 @require_POST
 def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
-    question = selectors.question_of(request.user, quiz_id, position)
+    question = selectors.question_of(request.user, quiz_id, position, to_answer=True)
     form = AnswerForm(request.POST)
     status = 200
     error = ""
