@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils.html import escape
 
 from rules_core import RuleSet, find_melds
 from tutor.lessons import examples
@@ -78,7 +79,7 @@ def test_every_lesson_renders_with_all_examples(client, loaded, lang):
         assert response.status_code == 200, lesson.slug
         html = response.content.decode()
         assert f'<html lang="{lang}">' in html
-        assert lesson.files[lang].title in html
+        assert escape(lesson.files[lang].title) in html
         shown = len(re.findall(r'<figure class="example example--', html))
         assert shown == len(lesson.files[lang].examples), lesson.slug
         assert "example--broken" not in html, lesson.slug

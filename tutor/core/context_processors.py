@@ -20,7 +20,8 @@ def language_deck(language: str | None) -> str:
     >>> language_deck("fr"), language_deck("de"), language_deck(None)
     ('french', 'swiss', 'swiss')
     """
-    return Deck.FRENCH if (language or "")[:2] == "fr" else Deck.SWISS
+    deck = Deck.FRENCH if (language or "")[:2] == "fr" else Deck.SWISS
+    return str(deck.value)
 
 
 def current_deck(request: HttpRequest) -> str:
