@@ -1,8 +1,8 @@
 """Issue 21: every sentence a learner reads about a question's position is true.
 
 The stem checker (``tutor.quizzes.stem_check``) verifies the facts each kind's stem is
-built from against rules_core and scans the rendered text in German and English. It
-runs here over 500 seeds of every kind under every rule-set preset, in both languages
+built from against rules_core and scans the rendered text in German, English and French.
+It runs here over 500 seeds of every kind under every rule-set preset, in each language
 (``python -m tests.quizzes.stem_runner`` prints the problems and the time taken), and
 planted false sentences show that it reports them, naming the kind, the seed, the rule
 set and the language.

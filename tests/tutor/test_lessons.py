@@ -144,9 +144,17 @@ def test_bad_card_in_example_stops_the_load_with_file_and_line(tiny_course):
     assert not Lesson.objects.exists()
 
 
-def test_lesson_without_translation_is_refused(tiny_course):
-    (tiny_course / "01-low-quads.de.md").unlink()
-    with pytest.raises(LessonFormatError, match="no de version"):
+@pytest.mark.parametrize("lang", ["de", "en", "fr"])
+def test_lesson_without_translation_is_refused(tiny_course, lang):
+    (tiny_course / f"01-low-quads.{lang}.md").unlink()
+    with pytest.raises(LessonFormatError, match=f"no {lang} version"):
+        read_course(tiny_course)
+
+
+def test_a_french_lesson_with_another_example_is_refused(tiny_course):
+    path = tiny_course / "01-low-quads.fr.md"
+    path.write_text(path.read_text().replace("hand: D6 H6 S6 C6 DA", "hand: D6 H6 S6 C6 DK"))
+    with pytest.raises(LessonFormatError, match="differ between languages"):
         read_course(tiny_course)
 
 
