@@ -139,6 +139,7 @@ def test_c3_a_question_without_its_rule_set_is_reported():
     assert {p.split(" [")[0] for p in found if "[rule-set]" in p} == {
         "weis_value seed 5 rule set default lang de",
         "weis_value seed 5 rule set default lang en",
+        "weis_value seed 5 rule set default lang fr",
     }
 
 
