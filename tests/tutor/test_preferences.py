@@ -118,3 +118,19 @@ def test_cached_navigation_follows_role_section_and_language(client, learner, te
     assert f'href="{reverse("classroom:teacher_classes")}"' in teacher_home
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     assert ">My classes<" in client.get(reverse("home")).content.decode()
+
+
+def test_the_deck_switch_says_how_the_suits_pair(client):
+    """Where decks are switched, the page says which suit is which (the usual pairing),
+    in the reader's language, and links to the glossary's word on Swisslos's."""
+    pairs = {
+        "de": "Schellen = Ecken, Rosen = Herz, Schilten = Schaufeln, Eicheln = Kreuz",
+        "en": "bells = diamonds, roses = hearts, shields = spades, acorns = clubs",
+        "fr": "grelots = carreau, roses = cœur, boucliers = pique, glands = trèfle",
+    }
+    for lang, text in pairs.items():
+        client.post(reverse("set_language"), {"language": lang, "next": "/"})
+        assert text in client.get(reverse("home")).content.decode()
+    glossary = client.get(reverse("lessons:glossary")).content.decode()
+    assert 'href="/lessons/glossary/#factor"' in client.get(reverse("home")).content.decode()
+    assert 'id="factor"' in glossary and "Swisslos" in glossary
