@@ -58,7 +58,7 @@ serve: install
 # Regenerate translations (needs gettext); the compiled .mo files are committed.
 messages: install-dev
 	$(BIN)/python manage.py jinja_messages
-	$(BIN)/python manage.py makemessages -l de --no-obsolete --no-location
+	$(BIN)/python manage.py makemessages -l de -l fr --no-obsolete --no-location
 	$(BIN)/python manage.py compilemessages
 
 clean:

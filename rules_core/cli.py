@@ -25,7 +25,7 @@ Commands::
     python -m rules_core presets
 
 Every command takes ``--rules PRESET`` (default, w-en, ausmachregel,
-swisslos-2500), ``--lang en|de`` (default en), ``--deck swiss|french`` for card
+swisslos-2500), ``--lang en|de|fr`` (default en), ``--deck swiss|french`` for card
 names, and ``--json`` for the result as data. Bad input prints the error and exits
 with status 2.
 
@@ -54,6 +54,16 @@ Hand: DJ H6 H7 H8 HJ SJ CJ
   four Unders: DJ HJ SJ CJ = 200
   3-card sequence in roses: H6 H7 H8 = 20
 Total: 220
+0
+
+French text puts a space before a colon (TERMS.md), and a line starts with a capital:
+
+>>> main(["melds", "H6", "H7", "H8", "CJ", "DJ", "HJ", "SJ", "--lang", "fr", "--contract", "H"])
+Main : DJ H6 H7 H8 HJ SJ CJ
+  quatre unders : DJ HJ SJ CJ = 200
+  suite de trois cartes à roses : H6 H7 H8 = 20
+Total : 220
+Annonce (atout roses) : 200 (DJ HJ SJ CJ)
 0
 """
 
@@ -130,12 +140,42 @@ _W: dict[str, dict[str, str]] = {
         "totals": "Stand nach der Runde: Team 1 {a}, Team 2 {b}",
         "legal": "Erlaubt: {cards}", "why": "{card}: {verdict} ({rule})",
     },
+    "fr": {
+        "hand": "Main", "none": "pas d'annonce", "total": "Total",
+        "announce": "Annonce ({contract}) : {points} ({meld})",
+        "player": "Joueur {n}", "team": "Équipe {n}",
+        "rules": "jeu de règles : {name}",
+        "team_best": "Meilleure annonce de l'équipe {team} : {meld} (joueur {player})",
+        "team_none": "L'équipe {team} n'a pas d'annonce",
+        "writes": "L'équipe {team} marque les annonces : {points}{factor} (R5.6)",
+        "writes_nobody": "Personne ne marque d'annonces (aucune annonce à la table)",
+        "other_nothing": "L'équipe {team} ne marque pas d'annonces (R5.6)",
+        "only_team": "Seule l'équipe {team} a une annonce, donc elle marque.",
+        "tie": "égalité",
+        "step": "Échelon {n} ({name}) : {detail}",
+        "stoeck": "Stöck : {status}", "holder": "tenu par le joueur {player} (équipe {team})",
+        "factor": "facteur {n}",
+        "trick": "Pli {n} : le joueur {leader} entame {cards} -> joueur {winner} "
+                 "(équipe {team}), {points}",
+        "match": "Match : l'équipe {team} a fait les neuf plis (+100)",
+        "target_win": "L'équipe {team} atteint {target} dans le bloc {block}{trick} ({rule})",
+        "trick_no": ", pli {n}",
+        "target_none": "Aucune équipe n'atteint {target} ; on continue avec la donne suivante "
+                       "(R7.5)",
+        "totals": "Totaux après la donne : équipe 1 {a}, équipe 2 {b}",
+        "legal": "Peuvent être jouées : {cards}", "why": "{card} : {verdict} ({rule})",
+    },
 }  # fmt: skip
+
+# French puts a space before ":" and ";" (TERMS.md: a plain space, as the catalogue does).
+_COLON = {"en": ":", "de": ":", "fr": " :"}
+_SEMICOLON = {"en": ";", "de": ";", "fr": " ;"}
 
 # The rows of the written score (R7.1)
 _BLOCK_ROWS = {
     "en": ("Weis", "Stöck", "Tricks", "Total"),
     "de": ("Weis", "Stöck", "Stiche", "Total"),
+    "fr": ("Annonces", "Stöck", "Plis", "Total"),
 }
 
 # The ladder's steps (R5.5) in the site's words: "Step 1: points" / "Stufe 1: Punkte".
@@ -144,12 +184,15 @@ _STEP_NAMES = {
            "trump": "trump", "seat": "who announced first"},
     "de": {"points": "Punkte", "cards": "Anzahl Karten", "high_card": "höchste Karte",
            "trump": "Trumpf", "seat": "wer zuerst meldet"},
+    "fr": {"points": "points", "cards": "nombre de cartes", "high_card": "carte la plus haute",
+           "trump": "atout", "seat": "qui a annoncé en premier"},
 }  # fmt: skip
 _STEPS = ("points", "cards", "high_card", "trump", "seat")
 
 _BLOCKS = {
     "en": {"weis": "Weis", "stoeck": "Stöck", "tricks": "tricks"},
     "de": {"weis": "Weis", "stoeck": "Stöck", "tricks": "Stiche"},
+    "fr": {"weis": "des annonces", "stoeck": "du stöck", "tricks": "des plis"},
 }
 
 # The rule sets by the names the site shows (the ids are what --rules takes).
@@ -159,6 +202,9 @@ _PRESET_NAMES = {
     "de": {"default": "Jassverband (Standard)", "w-en": "Lesart W-EN",
            "ausmachregel": "Ausmachregel", "swisslos-2500": "Swisslos 2500",
            None: "eigene Regeln"},
+    "fr": {"default": "Jassverband (par défaut)", "w-en": "lecture W-EN",
+           "ausmachregel": "Ausmachregel", "swisslos-2500": "Swisslos 2500",
+           None: "règles personnalisées"},
 }  # fmt: skip
 
 _STOECK_WORDS = {
@@ -183,6 +229,17 @@ _STOECK_WORDS = {
         "declared_at_first_card": "verloren, nur bei der ersten Karte angesagt (R6.2)",
         "too_late": "verloren, erst nach der nächsten Karte angesagt (R6.3)",
         "prompted": "verloren, der Partner hat erinnert (R6.4)",
+    },
+    "fr": {
+        "no_trump_contract": "aucun, pas d'atout dans ce contrat (R6.1)",
+        "not_held_by_one_player": "aucun, personne n'a le roi et la dame d'atout (R6.1)",
+        "second_card_not_played": "encore possible, la deuxième carte n'est pas jouée (R6.4a)",
+        "still_possible": "encore possible, «stöck» peut être dit jusqu'à la carte suivante (R6.3)",
+        "valid": "marqué, dit avec la deuxième carte (R6.2)",
+        "not_declared": "perdu, pas dit à temps (R6.5)",
+        "declared_at_first_card": "perdu, dit seulement avec la première carte (R6.2)",
+        "too_late": "perdu, dit après que la carte suivante a été jouée (R6.3)",
+        "prompted": "perdu, rappelé par le partenaire (R6.4)",
     },
 }
 
@@ -209,10 +266,24 @@ _VERDICTS = {
         "play.must_play_trump": "NICHT erlaubt, muss Trumpf angeben",
         "play.puur_exception": "der blutte Puur muss nicht gespielt werden",
     },
+    "fr": {
+        "play.lead": "entame, toute carte est permise", "play.follows_suit": "fournit à la couleur",
+        "play.must_follow_suit": "PAS permis, doit fournir à la couleur",
+        "play.trump_allowed": "couper est toujours permis",
+        "play.over_trump": "surcoupe", "play.under_trump": "PAS permis, sous-coupe",
+        "play.only_trumps": "que des atouts en main, donc permis",
+        "play.cannot_follow": "ne peut pas fournir, donc permis",
+        "play.follows_trump": "fournit à l'atout",
+        "play.must_play_trump": "PAS permis, doit fournir à l'atout",
+        "play.puur_exception": "le bour seul n'a pas à être fourni",
+    },
 }  # fmt: skip
 
 _SEQ_DE = {3: "Dreiblatt", 4: "Vierblatt", 5: "Fünfblatt", 6: "Sechsblatt", 7: "Siebenblatt",
            8: "Achtblatt", 9: "Neunblatt"}  # fmt: skip
+# «suite de trois cartes»: the French catalogue writes the number in words.
+_SEQ_FR = {3: "trois", 4: "quatre", 5: "cinq", 6: "six", 7: "sept", 8: "huit", 9: "neuf"}
+_FOUR = {"en": "four", "de": "vier", "fr": "quatre"}
 _QUAD_PLURAL = {
     ("en", "swiss"): ("sixes", "sevens", "eights", "nines", "tens", "Unders", "Obers", "kings",
                       "aces"),
@@ -222,6 +293,11 @@ _QUAD_PLURAL = {
                       "Asse"),
     ("de", "french"): ("Sechser", "Siebner", "Achter", "Neuner", "Zehner", "Buben", "Damen",
                        "Könige", "Asse"),
+    # «quatre nells» for the Swiss deck as German says "vier Nell"; numbers in words
+    # («quatre six»), as said at the table.
+    ("fr", "swiss"): ("six", "sept", "huit", "nells", "bannières", "unders", "obers", "rois",
+                      "as"),
+    ("fr", "french"): ("six", "sept", "huit", "neuf", "dix", "valets", "dames", "rois", "as"),
 }  # fmt: skip
 
 
@@ -236,25 +312,31 @@ class _Out:
         self.lang = args.lang
         self.deck = args.deck
         self.w = _W[args.lang]
+        self.colon = _COLON[args.lang]
         self.lines: list[str] = []
 
     def __call__(self, text: str = "") -> None:
         self.lines.append(text)
+
+    def line(self, text: str) -> None:
+        """A line that starts with a capital (French contract names are lower-case)."""
+        self.lines.append(text[:1].upper() + text[1:])
 
     def meld(self, meld: Meld) -> str:
         codes = str(meld)
         if meld.kind is MeldKind.SEQUENCE:
             assert meld.suit is not None
             suit = suit_name(meld.suit, self.lang, self.deck)
-            label = (
-                f"{len(meld)}-card sequence in {suit}"
-                if self.lang == "en"
-                else f"{_SEQ_DE[len(meld)]} {suit}"
-            )
+            if self.lang == "en":
+                label = f"{len(meld)}-card sequence in {suit}"
+            elif self.lang == "de":
+                label = f"{_SEQ_DE[len(meld)]} {suit}"
+            else:
+                label = f"suite de {_SEQ_FR[len(meld)]} cartes à {suit}"
         else:
             plural = _QUAD_PLURAL[(self.lang, self.deck)][meld.rank.index]
-            label = f"four {plural}" if self.lang == "en" else f"vier {plural}"
-        return f"{label}: {codes} = {meld.points}"
+            label = f"{_FOUR[self.lang]} {plural}"
+        return f"{label}{self.colon} {codes} = {meld.points}"
 
     def contract(self, contract: Contract) -> str:
         return contract.display_name(self.lang, self.deck)
@@ -394,12 +476,12 @@ def _cmd_melds(args: argparse.Namespace, out: _Out) -> Any:
             "total": sum(m.points for m in melds),
             "choice": None if choice is None else choice.to_dict(),
         }
-    out(f"{out.w['hand']}: {' '.join(c.code for c in sorted(hand))}")
+    out(f"{out.w['hand']}{out.colon} {' '.join(c.code for c in sorted(hand))}")
     for meld in choice.melds if choice else melds:
         out(f"  {out.meld(meld)}")
     if not melds:
         out(f"  {out.w['none']}")
-    out(f"{out.w['total']}: {sum(m.points for m in melds)}")
+    out(f"{out.w['total']}{out.colon} {sum(m.points for m in melds)}")
     if choice is not None and choice.best is not None:
         out(
             out.w["announce"].format(
@@ -416,6 +498,9 @@ _LADDER_WORDS = {
     "de": {"vs": "gegen", "natural": "natürliche Ordnung, die höhere oberste Karte gewinnt",
            "reversed": "Undenufe, die tiefere unterste Karte gewinnt", "yes": "im Trumpf",
            "no": "nicht im Trumpf", "no_trump": "kein Trumpf in dieser Spielart"},
+    "fr": {"vs": "contre", "natural": "ordre naturel, la plus haute gagne",
+           "reversed": "unden-ufe, la plus basse gagne", "yes": "à l'atout",
+           "no": "pas à l'atout", "no_trump": "pas d'atout dans ce contrat"},
 }  # fmt: skip
 
 
@@ -452,11 +537,11 @@ def _cmd_weis(args: argparse.Namespace, out: _Out) -> Any:
     result = resolve_weis(_hands(args), args.contract, rules)
     if args.json:
         return _people(result.to_dict())
-    out(f"{out.contract(result.contract)}, {out.rules(rules)}")
+    out.line(f"{out.contract(result.contract)}, {out.rules(rules)}")
     for seat, melds in enumerate(result.melds):
         player = out.w["player"].format(n=seat + 1)
         head = f"{player} ({out.w['team'].format(n=seat % 2 + 1)})"
-        out(f"{head}: " + (out.meld(melds[0]) if melds else out.w["none"]))
+        out(f"{head}{out.colon} " + (out.meld(melds[0]) if melds else out.w["none"]))
         for meld in melds[1:]:
             out(f"    + {out.meld(meld)}")
     for team, best in enumerate(result.team_best):
@@ -504,7 +589,7 @@ def _score(args: argparse.Namespace) -> RoundScore:
 
 def _score_lines(out: _Out, score: RoundScore) -> None:
     factor = out.w["factor"].format(n=score.factor)
-    out(out.contract(score.contract) + (f", {factor}" if score.factor != 1 else ""))
+    out.line(out.contract(score.contract) + (f", {factor}" if score.factor != 1 else ""))
     for trick in score.tricks:
         cards = " ".join(c.code for c in trick.cards)
         out(
@@ -569,7 +654,10 @@ def _cmd_presets(args: argparse.Namespace, out: _Out) -> Any:
         return data
     for name, fields in data.items():
         label = _PRESET_NAMES[out.lang][name]
-        out(f"{name}: {label}; " + ", ".join(f"{k}={v}" for k, v in fields.items()))
+        out(
+            f"{name}{out.colon} {label}{_SEMICOLON[out.lang]} "
+            + ", ".join(f"{k}={v}" for k, v in fields.items())
+        )
     return None
 
 
@@ -581,7 +669,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PRESET",
         help="rule set: " + ", ".join(RuleSet.presets()),
     )
-    common.add_argument("--lang", choices=("en", "de"), default="en", help="output language")
+    common.add_argument("--lang", choices=("en", "de", "fr"), default="en", help="output language")
     common.add_argument(
         "--deck", choices=("swiss", "french"), default="swiss", help="card names of this deck"
     )

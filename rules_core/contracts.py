@@ -7,6 +7,8 @@ and the trump names Puur and Nell (R1.3), which depend on the contract.
 (True, 'undenufe')
 >>> Contract.parse("S").trump, Contract.parse("Schilten").display_name("en")
 (<Suit.S: 2>, 'Trump shields')
+>>> Contract.parse("atout cœur"), Contract.parse("oben-abe"), Contract.parse("unden-ufe")
+(<Contract.H: 'H'>, <Contract.OBENABE: 'obenabe'>, <Contract.UNDENUFE: 'undenufe'>)
 """
 
 from __future__ import annotations
@@ -60,19 +62,29 @@ class Contract(Enum):
         return self._value_
 
     def display_name(self, lang: str = "de", deck: str = "swiss") -> str:
-        """A name to show: ``Trumpf Rosen`` / ``Trump hearts``, ``Obenabe``, ``Undenufe``.
+        """A name to show: ``Trumpf Rosen`` / ``Trump hearts``, ``Obenabe``, ``Undenufe``;
+        in French ``atout roses`` / ``atout cœur``, ``oben-abe``, ``unden-ufe``.
+
+        French names are lower-case (TERMS.md: a capital only starts a sentence), as
+        the catalogue puts them inside sentences: «en %(contract)s».
 
         >>> Contract.H.display_name(), Contract.H.display_name("de", "french")
         ('Trumpf Rosen', 'Trumpf Herz')
         >>> Contract.H.display_name("en", "french"), Contract.UNDENUFE.display_name("en")
         ('Trump hearts', 'Undenufe')
+        >>> Contract.H.display_name("fr"), Contract.H.display_name("fr", "french")
+        ('atout roses', 'atout cœur')
+        >>> Contract.OBENABE.display_name("fr"), Contract.UNDENUFE.display_name("fr", "french")
+        ('oben-abe', 'unden-ufe')
         """
         trump = self.trump
         if trump is None:
             suit_name(Suit.D, lang, deck)  # validates lang and deck
+            if lang == "fr":
+                return "oben-abe" if self is Contract.OBENABE else "unden-ufe"
             return "Obenabe" if self is Contract.OBENABE else "Undenufe"
-        word = "Trumpf" if lang == "de" else "Trump"
-        return f"{word} {suit_name(trump, lang, deck)}"
+        suit = suit_name(trump, lang, deck)  # validates lang and deck
+        return f"{_TRUMP_WORD[lang]} {suit}"
 
     @classmethod
     def for_suit(cls, suit: Suit | str) -> Contract:
@@ -81,9 +93,9 @@ class Contract(Enum):
 
     @classmethod
     def parse(cls, text: str | Contract) -> Contract:
-        """Read a contract: a suit code or name (optionally with "Trumpf"/"trump"),
+        """Read a contract: a suit code or name (optionally with "Trumpf"/"trump"/"atout"),
         ``obenabe`` or ``undenufe`` (also ``oben``, ``unde``, ``top-down``,
-        ``bottom-up``), case-insensitive.
+        ``bottom-up``, ``oben-abe``, ``unden-ufe``), case-insensitive.
 
         >>> texts = ("d", "Trumpf Eicheln", "spades", "Obe-Abe", "UNDEUFE")
         >>> [Contract.parse(t).code for t in texts]
@@ -122,6 +134,7 @@ for _index, _contract in enumerate(Contract):
     _contract._trump = _TRUMP[_contract]
 del _index, _contract
 
+_TRUMP_WORD = {"de": "Trumpf", "en": "Trump", "fr": "atout"}
 _BY_SUIT = {suit: contract for contract, suit in _TRUMP.items() if suit is not None}
 _TRUMP_WORDS = frozenset({"trumpf", "trump", "trumps", "atout", "isch", "ist", "is", "are"})
 _NO_TRUMP = {

@@ -4,7 +4,7 @@ Every explanation is a tuple of :class:`TraceEntry`. An entry names the rule it
 applies (``rule="R5.5"``), a stable machine key (``key="ladder.cards"``), the
 values it looked at (plain JSON data: ints, strings, card codes, booleans, None,
 lists and dicts of those) and whether it ``decided`` the outcome. Templates turn
-the key and values into a German or English sentence.
+the key and values into a German, English or French sentence.
 
 >>> entry = TraceEntry("R5.5", "ladder.cards", {"a": 5, "b": 4, "winner": 0}, decided=True)
 >>> entry.to_dict()

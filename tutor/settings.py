@@ -278,7 +278,7 @@ JASS_EXPORT_WINDOW = timedelta(minutes=10)
 JASS_EXPORT_LIMIT = int(os.environ.get("JASS_EXPORT_LIMIT", "40"))
 
 LANGUAGE_CODE = "de"
-LANGUAGES = [("de", _("German")), ("en", _("English"))]
+LANGUAGES = [("de", _("German")), ("en", _("English")), ("fr", _("French"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Zurich"
 USE_I18N = True

@@ -117,7 +117,7 @@ def browser_for(browser: Browser, browser_context_args: dict, live_server):
             **{
                 **browser_context_args,
                 "viewport": {"width": width, "height": 844 if width < 600 else 900},
-                "locale": "de-CH" if lang == "de" else "en",
+                "locale": {"de": "de-CH", "fr": "fr-CH"}.get(lang, "en"),
             }
         )
         context.add_cookies(

@@ -42,7 +42,7 @@ AXE = Axe()
 AXE_OPTIONS = {"resultTypes": ["violations"], "rules": {"target-size": {"enabled": True}}}
 FAILING = {"serious", "critical"}
 WIDTHS = (390, 1280)
-LANGS = ("de", "en")
+LANGS = ("de", "en", "fr")
 
 
 @dataclass(frozen=True)
@@ -297,6 +297,8 @@ SUIT_WORDS = {
     ("de", "french"): {"D": "Ecken", "H": "Herz", "S": "Schaufel", "C": "Kreuz"},
     ("en", "swiss"): {"D": "bells", "H": "roses", "S": "shields", "C": "acorns"},
     ("en", "french"): {"D": "diamonds", "H": "hearts", "S": "spades", "C": "clubs"},
+    ("fr", "swiss"): {"D": "grelots", "H": "roses", "S": "boucliers", "C": "glands"},
+    ("fr", "french"): {"D": "carreau", "H": "cœur", "S": "pique", "C": "trèfle"},
 }
 
 

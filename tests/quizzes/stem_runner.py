@@ -1,8 +1,8 @@
 """Run the stem checker (``tutor.quizzes.stem_check``) over many seeds, fast.
 
 A test aid, not part of the site. Seeds ``0..n-1`` of every kind under every preset,
-in German and English (the Swiss deck for even seeds, the French deck for odd ones),
-checked over worker processes (one per core, at most four; forked after Django is set
+in every language of the checker (the Swiss deck for even seeds, the French deck for
+odd ones), checked over worker processes (one per core, at most four; forked after Django is set
 up; the checker touches no database). The generated questions are kept in the
 temporary directory under a digest of the code they come from (``teaching``,
 ``rules_core``), so a change of the presenter, the templates or the translations is
@@ -124,9 +124,10 @@ def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a too
             print(problem)
     total = sum(o.checked for o in found.values())
     count = sum(len(o.problems) for o in found.values())
-    print(
-        f"{total} questions x 2 languages, {count} problems, {time.perf_counter() - started:.1f} s"
-    )
+    from tutor.quizzes.stem_check import LANGS
+
+    seconds = time.perf_counter() - started
+    print(f"{total} questions x {len(LANGS)} languages, {count} problems, {seconds:.1f} s")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,8 +1,8 @@
 """Issue 21: every sentence a learner reads about a question's position is true.
 
 The stem checker (``tutor.quizzes.stem_check``) verifies the facts each kind's stem is
-built from against rules_core and scans the rendered text in German and English. It
-runs here over 500 seeds of every kind under every rule-set preset, in both languages
+built from against rules_core and scans the rendered text in German, English and French.
+It runs here over 500 seeds of every kind under every rule-set preset, in each language
 (``python -m tests.quizzes.stem_runner`` prints the problems and the time taken), and
 planted false sentences show that it reports them, naming the kind, the seed, the rule
 set and the language.
@@ -139,6 +139,7 @@ def test_c3_a_question_without_its_rule_set_is_reported():
     assert {p.split(" [")[0] for p in found if "[rule-set]" in p} == {
         "weis_value seed 5 rule set default lang de",
         "weis_value seed 5 rule set default lang en",
+        "weis_value seed 5 rule set default lang fr",
     }
 
 
@@ -175,6 +176,41 @@ def test_a_false_trump_suit_a_wrong_player_and_a_bad_sum_are_reported():
         "factor 2: H counts with 1",
     ):
         assert expected in found
+
+
+def test_french_a_false_trump_suit_a_wrong_player_and_a_bad_sum_are_reported():
+    q = first("who_writes", "default", lambda q: q.inputs["contract"] == "H")
+    body = (
+        "<p>La couleur d'atout est grelots.</p><p>Joueur 5 annonce en premier.</p>"
+        "<p>Joueur 2 marque 20 + 30 = 60.</p><p>Équipe 2 (joueurs 1 et 3) marque.</p>"
+        "<p>Cela fait 50 points × facteur 2 = 90.</p><p>Ses plis : (79 + 5) × 2 = 170.</p>"
+        "<p>L'autre camp ne marque rien.</p>"
+    )
+    templates = {**default_templates(), "body": template(body)}
+    found = " ".join(str(p) for p in check_question(q, langs=["fr"], templates=templates))
+    for expected in (
+        "names grelots as trump",
+        "player 5",
+        "20 + 30 is not 60",
+        "Team 2 is not players 1 and 3",
+        "50 × 2 is not 90",
+        "(79 + 5) × 2 is not 170",
+        "factor 2: H counts with 1",
+        "'camp' is not the site's word",
+    ):
+        assert expected in found, (expected, found)
+
+
+def test_french_a_false_holding_is_reported():
+    q = first("stoeck", "default", lambda q: q.answer_value["reason"] == "valid")
+    hands = q.inputs["hands"]
+    nobody = next(seat for seat in range(4) if "HA" not in hands[seat])
+    body = f"<p>Joueur {nobody + 1} tient l'as de cœur.</p>"
+    templates = {**default_templates(), "body": template(body)}
+    found = " ".join(
+        str(p) for p in check_question(q, langs=["fr"], deck="french", templates=templates)
+    )
+    assert f"says Player {nobody + 1} holds HA" in found, found
 
 
 def test_a_jasstafel_question_whose_tricks_block_is_not_the_engines_is_reported():
@@ -243,6 +279,8 @@ def _view(q):
         ("en", "Step 4: trump"),
         ("en", "four Nell (150)"),
         ("de", "Stufe 4 (Trumpf) entscheidet; Spieler 1 gewinnt"),
+        ("fr", "En fait, en oben-abe il n'y a pas d'atout, donc ni bour ni nell."),
+        ("fr", "quatre nells (150)"),
     ],
 )
 def test_no_trump_sentences_that_say_so_or_name_a_step_or_meld_pass(lang, sentence):
@@ -256,6 +294,9 @@ def test_no_trump_sentences_that_say_so_or_name_a_step_or_meld_pass(lang, senten
         ("de", "Spieler 3 hält König und Ober im Trumpf."),
         ("en", "This answer counts an Under like the Puur."),
         ("de", "Der Spieler muss bedienen (oder stechen)."),
+        ("fr", "Joueur 3 tient le roi et la dame d'atout."),
+        ("fr", "Cette réponse compte un valet comme le bour."),
+        ("fr", "Le joueur doit fournir (ou couper)."),
     ],
 )
 def test_trump_sentences_in_a_no_trump_contract_are_reported(lang, sentence):

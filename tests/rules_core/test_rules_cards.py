@@ -33,11 +33,16 @@ def test_r1_1_thirty_six_cards_four_suits_of_nine():
 @pytest.mark.parametrize(
     ("names", "code"),
     [
-        # R1.1 table: Swiss-German, French, German pack (S-EN 8) names of each suit
+        # R1.1 table: Swiss-German, French, German pack (S-EN 8) names of each suit;
+        # French words of both decks, singular and plural, with and without accents
         (("Schellen", "bells", "diamonds", "Ecken", "Karo"), "D"),
         (("Rosen", "roses", "hearts", "Herz"), "H"),
         (("Schilten", "shields", "spades", "Schaufeln", "Schaufel", "Laub", "leaves"), "S"),
         (("Eicheln", "Eichel", "acorns", "clubs", "Kreuz"), "C"),
+        (("grelots", "grelot", "carreau", "carreaux"), "D"),
+        (("rose", "cœur", "coeur", "cœurs", "coeurs"), "H"),
+        (("boucliers", "bouclier", "pique", "piques"), "S"),
+        (("glands", "gland", "trèfle", "trefle", "trèfles", "trefles"), "C"),
     ],
 )
 def test_r1_1_suit_names_of_both_decks(names, code):
@@ -51,6 +56,8 @@ def test_r1_1_display_names_of_suits():
     assert [suit_name(s, "de", "french") for s in Suit] == ["Ecken", "Herz", "Schaufeln", "Kreuz"]
     assert [suit_name(s, "en") for s in Suit] == ["bells", "roses", "shields", "acorns"]
     assert [suit_name(s, "en", "french") for s in Suit] == ["diamonds", "hearts", "spades", "clubs"]
+    assert [suit_name(s, "fr") for s in Suit] == ["grelots", "roses", "boucliers", "glands"]
+    assert [suit_name(s, "fr", "french") for s in Suit] == ["carreau", "cœur", "pique", "trèfle"]
 
 
 def test_r1_2_natural_order_and_codes():
@@ -103,6 +110,23 @@ def test_r1_2_card_identity_order_and_hash():
         ("Schilten Nell", "S9"),
         ("  s10  ", "S10"),
         ("10s", "S10"),
+        ("valet de cœur", "HJ"),
+        ("Valet de coeur", "HJ"),
+        ("cœur valet", "HJ"),
+        ("valet cœur", "HJ"),
+        ("as de trèfle", "CA"),
+        ("as de trefle", "CA"),
+        ("AS DE TRÈFLES", "CA"),
+        ("ober de roses", "HQ"),
+        ("dame de cœur", "HQ"),
+        ("bannière de glands", "C10"),
+        ("banniere de glands", "C10"),
+        ("9 de pique", "S9"),
+        ("neuf de boucliers", "S9"),
+        ("under de grelots", "DJ"),
+        ("roi de carreau", "DK"),
+        ("bour de roses", "HJ"),
+        ("nell de pique", "S9"),
     ],
 )
 def test_r1_1_parse_names_people_type(text, code):
@@ -171,17 +195,35 @@ def test_r1_2_card_names_in_both_languages_and_decks():
     assert card_name("DK", "de", "french") == "Ecken König"
     assert card_name("DA", "en") == "ace of bells"
     assert rank_name("A") == "Ass" and rank_name("J", "en", "french") == "jack"
+    assert card_name(card, "fr") == "ober de roses"
+    assert card_name(card, "fr", "french") == "dame de cœur"
+    assert card_name("HJ", "fr", "french") == "valet de cœur"
+    assert card_name("CA", "fr", "french") == "as de trèfle"
+    assert card_name("C10", "fr") == "bannière de glands"
+    assert card_name("C10", "fr", "french") == "10 de trèfle"
+    assert card_name("S9", "fr", "french") == "9 de pique"
+    assert card_name("DJ", "fr") == "under de grelots"
+    assert card_name("DK", "fr", "french") == "roi de carreau"
+    assert rank_name("10", "fr") == "bannière" and rank_name("Q", "fr", "french") == "dame"
     with pytest.raises(RulesError, match="unknown language"):
-        card_name(card, "fr")
+        card_name(card, "it")
     with pytest.raises(RulesError, match="unknown deck"):
         card_name(card, "de", "tarot")
 
 
 def test_r1_2_every_display_name_parses_back():
     for card in DECK:
-        for lang in ("de", "en"):
+        for lang in ("de", "en", "fr"):
             for deck in ("swiss", "french"):
                 assert Card.parse(card_name(card, lang, deck)) is card
+
+
+@pytest.mark.parametrize("deck", ["swiss", "french"])
+def test_r1_2_every_french_name_parses_back_in_a_list_of_cards(deck):
+    names = [card_name(card, "fr", deck) for card in DECK]
+    assert len(set(names)) == 36
+    assert parse_cards(", ".join(names)) == DECK
+    assert parse_cards(" ".join(names)) == DECK  # "de" keeps each three-word name together
 
 
 def test_r1_3_puur_and_nell_are_the_trump_under_and_nine():

@@ -44,6 +44,25 @@ def test_r5_1_cli_melds(capsys):
     assert json.loads(out)["melds"][0]["cards"] == ["H6", "H7", "H8"]
 
 
+def test_r5_1_cli_melds_in_french(capsys):
+    code, out, _ = run(capsys, "melds", "H6", "H7", "H8", "D8", "S8", "C8", "--lang", "fr")
+    assert code == 0
+    assert "  quatre huit : D8 H8 S8 C8 = 100" in out
+    assert "  suite de trois cartes à roses : H6 H7 H8 = 20" in out
+    assert "Main : D8 H6 H7 H8 S8 C8" in out and "Total : 120" in out
+    code, out, _ = run(capsys, "melds", "valet de cœur, dame de coeur, roi de cœur", "D9", "H9",
+                       "S9", "C9", "--lang", "fr", "--deck", "french", "--contract", "H")  # fmt: skip
+    assert code == 0
+    assert "  suite de trois cartes à cœur : HJ HQ HK = 20" in out
+    assert "  quatre neuf : D9 H9 S9 C9 = 150" in out
+    assert "Annonce (atout cœur) : 150 (D9 H9 S9 C9)" in out
+    code, out, _ = run(capsys, "melds", "D9 H9 S9 C9 DJ HJ SJ CJ", "--lang", "fr")
+    assert "  quatre nells : D9 H9 S9 C9 = 150" in out
+    assert "  quatre unders : DJ HJ SJ CJ = 200" in out
+    code, out, _ = run(capsys, "melds", "D6", "H6", "S6", "C6", "--rules", "w-en", "--lang", "fr")
+    assert "  pas d'annonce" in out and "Total : 0" in out
+
+
 def test_r5_5_cli_weis_shows_each_player_the_ladder_and_which_team_writes(capsys):
     code, out, _ = run(capsys, "weis", "--contract", "H", *S_EN.split())
     assert code == 0
@@ -70,6 +89,42 @@ def test_r5_5_cli_weis_shows_each_player_the_ladder_and_which_team_writes(capsys
     data = json.loads(out)
     assert data["scored"] == 40 and data["team"] == 1 and data["best_player"] == 1
     assert "best_seat" not in data and data["team_best"][0]["player"] == 1
+
+
+def test_r5_5_cli_weis_in_french_shows_each_player_the_ladder_and_which_team_marks(capsys):
+    code, out, _ = run(capsys, "weis", "--contract", "H", *S_EN.split(), "--lang", "fr")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Atout roses, jeu de règles : Jassverband (par défaut)"
+    assert "Joueur 1 (Équipe 1) : pas d'annonce" in lines
+    assert "Joueur 3 (Équipe 1) : suite de quatre cartes à boucliers : S10 SJ SQ SK = 50" in lines
+    assert "Meilleure annonce de l'équipe 1 : S10 SJ SQ SK (joueur 3)" in lines
+    assert "  Échelon 1 (points) : 50 contre 20 -> Équipe 1" in lines
+    assert "L'équipe 1 marque les annonces : 50 (R5.6)" in lines
+    assert "L'équipe 2 ne marque pas d'annonces (R5.6)" in lines
+    code, out, _ = run(capsys, "weis", "--contract", "obenabe", "--player1", "CQ CK CA",
+                       "--player2", "DQ DK DA", "--lang", "fr", "--deck", "french")  # fmt: skip
+    lines = out.splitlines()
+    assert lines[0] == "Oben-abe, jeu de règles : Jassverband (par défaut)"
+    assert "Joueur 1 (Équipe 1) : suite de trois cartes à trèfle : CQ CK CA = 20" in lines
+    assert "  Échelon 2 (nombre de cartes) : 3 contre 3, égalité" in lines
+    assert "  Échelon 4 (atout) : pas d'atout dans ce contrat, égalité" in lines
+    assert "  Échelon 5 (qui a annoncé en premier) : Joueur 1 contre Joueur 2 -> Équipe 1" in lines
+    code, out, _ = run(capsys, "weis", "--contract", "undenufe", "--player1", "DA HA SA CA",
+                       "--player2", "D10 H10 S10 C10", "--lang", "fr")  # fmt: skip
+    assert out.startswith("Unden-ufe, jeu de règles : ")
+    assert "Joueur 2 (Équipe 2) : quatre bannières : D10 H10 S10 C10 = 100" in out
+    assert (
+        "  Échelon 3 (carte la plus haute) : DA contre D10 (unden-ufe, la plus basse gagne) "
+        "-> Équipe 2" in out
+    )
+    code, out, _ = run(capsys, "weis", "--contract", "S", "--player1", "H6 H7 H8",
+                       "--rules", "swisslos-2500", "--lang", "fr")  # fmt: skip
+    assert out.startswith("Atout boucliers, jeu de règles : Swisslos 2500\n")
+    assert "Seule l'équipe 1 a une annonce, donc elle marque." in out
+    assert "L'équipe 1 marque les annonces : 20 x 2 = 40 (R5.6)" in out
+    code, out, _ = run(capsys, "weis", "--contract", "C", "--player1", "H6", "--lang", "fr")
+    assert "Personne ne marque d'annonces (aucune annonce à la table)" in out
 
 
 def test_r5_5_cli_weis_json_counts_players_and_teams_from_1(capsys):
@@ -122,6 +177,35 @@ def test_r4_4_cli_score_and_target(capsys):
     assert "  Stich 1: Spieler 1 spielt aus DK H8 HJ D6 -> Spieler 3 (Team 1), 24" in out
 
 
+def test_r4_4_cli_score_and_target_in_french(capsys):
+    (plays_text,), plays = _round_args()
+    code, out, _ = run(capsys, "score", *S_EN.split(), "--contract", "H", "--plays", plays_text,
+                       "--lang", "fr")  # fmt: skip
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Atout roses"
+    assert "  Pli 1 : le joueur 1 entame DK H8 HJ D6 -> joueur 3 (équipe 1), 24" in lines
+    assert "Stöck : perdu, pas dit à temps (R6.5), tenu par le joueur 4 (équipe 2)" in lines
+    assert lines[-5].split() == ["Équipe", "1", "Équipe", "2"]
+    assert [line.split() for line in lines[-4:]] == [
+        ["Annonces", "50", "0"], ["Stöck", "0", "0"], ["Plis", "63", "94"], ["Total", "113", "94"],
+    ]  # fmt: skip
+    spades = " ".join(c.code for _, c in play_round(S_EN_DEAL, "S"))
+    code, out, _ = run(capsys, "score", *S_EN.split(), "--contract", "S", "--plays", spades,
+                       "--rules", "swisslos-2500", "--lang", "fr", "--deck", "french")  # fmt: skip
+    assert code == 0 and out.startswith("Atout pique, facteur 2\n")
+    code, out, _ = run(capsys, "target", *S_EN.split(), "--contract", "H", "--plays", plays_text,
+                       "--before", "960", "100", "--lang", "fr")  # fmt: skip
+    assert code == 0 and "L'équipe 1 atteint 1000 dans le bloc des annonces (R7.3)" in out
+    assert "Totaux après la donne : équipe 1 1073, équipe 2 194" in out
+    code, out, _ = run(capsys, "target", *S_EN.split(), "--contract", "H", "--plays", plays_text,
+                       "--before", "900", "990", "--lang", "fr")  # fmt: skip
+    assert "L'équipe 2 atteint 1000 dans le bloc des plis, pli 2 (R7.4)" in out
+    code, out, _ = run(capsys, "target", *S_EN.split(), "--contract", "H", "--plays", plays_text,
+                       "--before", "0", "0", "--lang", "fr")  # fmt: skip
+    assert "Aucune équipe n'atteint 1000 ; on continue avec la donne suivante (R7.5)" in out
+
+
 def test_r6_2_cli_stoeck(capsys):
     (plays_text,), plays = _round_args()
     second = max(i for i, (_, c) in enumerate(plays) if c.code in ("HK", "HQ"))
@@ -143,6 +227,27 @@ def test_r6_2_cli_stoeck(capsys):
     assert data["second_play"] == second + 1
 
 
+def test_r6_2_cli_stoeck_in_french(capsys):
+    (plays_text,), plays = _round_args()
+    second = max(i for i, (_, c) in enumerate(plays) if c.code in ("HK", "HQ"))
+    card = plays[second][1].code
+    head = " ".join(c.code for _, c in plays[: second + 1])
+    code, out, _ = run(capsys, "stoeck", *S_EN.split(), "--contract", "H", "--plays", head,
+                       "--lang", "fr")  # fmt: skip
+    assert code == 0 and out.startswith("Stöck : encore possible, «stöck» peut être dit ")
+    code, out, _ = run(capsys, "stoeck", *S_EN.split(), "--contract", "H", "--plays", head,
+                       "--call", f"4:{card}", "--lang", "fr")  # fmt: skip
+    assert out == (
+        "Stöck : marqué, dit avec la deuxième carte (R6.2), tenu par le joueur 4 (équipe 2), 20\n"
+    )
+    code, out, _ = run(capsys, "stoeck", *S_EN.split(), "--contract", "H", "--plays", head,
+                       "--call", f"4:{card}:prompted", "--lang", "fr")  # fmt: skip
+    assert "Stöck : perdu, rappelé par le partenaire (R6.4)" in out
+    code, out, _ = run(capsys, "stoeck", *S_EN.split(), "--contract", "obenabe", "--plays", "DK",
+                       "--lang", "fr")  # fmt: skip
+    assert out == "Stöck : aucun, pas d'atout dans ce contrat (R6.1)\n"
+
+
 def test_r3_3_cli_legal(capsys):
     code, out, _ = run(capsys, "legal", "--hand", "S7 H6 HA C9", "--trick", "SK HQ",
                        "--contract", "H")  # fmt: skip
@@ -154,11 +259,50 @@ def test_r3_3_cli_legal(capsys):
     assert "  C9 (Eichel-Nell)" in out or "  C9 (Eichel-9)" in out
 
 
+def test_r3_3_cli_legal_in_french_names_the_cards_of_both_decks(capsys):
+    code, out, _ = run(capsys, "legal", "--hand", "S7 H6 HA C9", "--trick", "SK HQ",
+                       "--contract", "H", "--lang", "fr", "--deck", "french")  # fmt: skip
+    assert code == 0 and out.splitlines()[0] == "Peuvent être jouées : S7 HA"
+    assert "  S7 (7 de pique) : fournit à la couleur (R3.1)" in out
+    assert "  H6 (6 de cœur) : PAS permis, sous-coupe (R3.3)" in out
+    assert "  HA (as de cœur) : surcoupe (R3.3)" in out
+    assert "  C9 (9 de trèfle) : PAS permis, doit fournir à la couleur (R3.1)" in out
+    code, out, _ = run(capsys, "legal", "--hand", "valet de cœur, 6 de pique", "--trick", "SK",
+                       "--contract", "H", "--lang", "fr")  # fmt: skip
+    assert "  HJ (under de roses) : couper est toujours permis (R3.2)" in out
+
+
 def test_r8_cli_presets(capsys):
     code, out, _ = run(capsys, "presets", "--json")
     assert code == 0 and json.loads(out)["swisslos-2500"]["target"] == 2500
     code, out, _ = run(capsys, "presets", "--lang", "de")
     assert code == 0 and out.startswith("default: Jassverband (Standard); ")
+
+
+def test_r8_cli_presets_in_french(capsys):
+    code, out, _ = run(capsys, "presets", "--lang", "fr")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("default : Jassverband (par défaut) ; ")
+    assert lines[1].startswith("w-en : lecture W-EN ; low_quads_score=False")
+    assert [line.split(" ; ")[0] for line in lines[2:]] == [
+        "ausmachregel : Ausmachregel", "swisslos-2500 : Swisslos 2500",
+    ]  # fmt: skip
+
+
+def test_r1_2_cli_has_every_word_in_every_language():
+    from rules_core import cli
+
+    for table in (cli._COLON, cli._SEMICOLON, cli._FOUR):
+        assert set(table) == {"en", "de", "fr"}
+    tables = [cli._W, cli._BLOCK_ROWS, cli._STEP_NAMES, cli._BLOCKS, cli._PRESET_NAMES,
+              cli._STOECK_WORDS, cli._VERDICTS, cli._LADDER_WORDS]  # fmt: skip
+    for table in tables:
+        assert set(table) == {"en", "de", "fr"}
+        shapes = {lang: set(words) if isinstance(words, dict) else len(words)
+                  for lang, words in table.items()}  # fmt: skip
+        assert shapes["de"] == shapes["en"] == shapes["fr"]
+    for deck in ("swiss", "french"):
+        assert len(cli._QUAD_PLURAL[("fr", deck)]) == len(cli._QUAD_PLURAL[("en", deck)]) == 9
 
 
 @pytest.mark.parametrize(

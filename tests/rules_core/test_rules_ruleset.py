@@ -16,6 +16,8 @@ from rules_core import Contract, RulesError, RuleSet, Suit
         ("Trumpf Schellen", "D"), ("spades trumps", "S"), ("Eicheln", "C"), ("Kreuz", "C"),
         ("obenabe", "obenabe"), ("OBENABE", "obenabe"), ("Obe-Abe", "obenabe"),
         ("undenufe", "undenufe"), ("Undeufe", "undenufe"), ("bottom-up", "undenufe"),
+        ("atout cœur", "H"), ("Atout coeur", "H"), ("atout roses", "H"), ("glands", "C"),
+        ("atout grelots", "D"), ("oben-abe", "obenabe"), ("Unden-ufe", "undenufe"),
     ],
 )  # fmt: skip
 def test_r2_4_contract_parse(text, code):
@@ -30,12 +32,28 @@ def test_r2_4_contracts_trump_and_names():
     assert Contract.H.display_name() == "Trumpf Rosen"
     assert Contract.H.display_name("en", "french") == "Trump hearts"
     assert Contract.OBENABE.display_name("en") == "Obenabe"
+    assert Contract.H.display_name("fr") == "atout roses"
+    assert Contract.H.display_name("fr", "french") == "atout cœur"
+    assert Contract.S.display_name("fr", "french") == "atout pique"
+    assert Contract.OBENABE.display_name("fr") == "oben-abe"
+    assert Contract.UNDENUFE.display_name("fr", "french") == "unden-ufe"
+    with pytest.raises(RulesError, match="unknown language"):
+        Contract.H.display_name("it")
+    with pytest.raises(RulesError, match="unknown language"):
+        Contract.OBENABE.display_name("it")
     assert str(Contract.UNDENUFE) == "undenufe"
     for bad in ("slalom", "", "H S"):
         with pytest.raises(RulesError, match="unknown contract"):
             Contract.parse(bad)
     with pytest.raises(RulesError):
         Contract.parse(3)
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "fr"])
+@pytest.mark.parametrize("deck", ["swiss", "french"])
+def test_r2_4_every_contract_display_name_parses_back(lang, deck):
+    for contract in Contract:
+        assert Contract.parse(contract.display_name(lang, deck)) is contract
 
 
 def test_r8_defaults():

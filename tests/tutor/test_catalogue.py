@@ -1,15 +1,28 @@
-"""The German catalogue is complete: every message the site's code and templates mark
-for translation (``make messages`` lists them in ``locale/de/LC_MESSAGES/django.po``)
-has a German text that is not marked fuzzy, and the compiled ``django.mo`` holds it."""
+"""The German and French catalogues are complete: every message the site's code and
+templates mark for translation (``make messages`` lists them in
+``locale/<lang>/LC_MESSAGES/django.po``) has a text that is not marked fuzzy, with the
+same placeholders, and the compiled ``django.mo`` holds it."""
 
 from __future__ import annotations
 
 import ast
 import gettext
+import re
 
+import pytest
 from django.conf import settings
 
-LOCALE = settings.BASE_DIR / "locale/de/LC_MESSAGES"
+# Every language but English, the language of the code.
+TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|%[sd]|\{\w*\}")
+
+
+def locale(lang: str):  # noqa: ANN201 - a Path
+    return settings.BASE_DIR / f"locale/{lang}/LC_MESSAGES"
+
+
+def test_the_site_is_translated_into_german_and_french():
+    assert TRANSLATED == ["de", "fr"]
 
 
 def po_entries(text: str) -> list[dict[str, object]]:
@@ -34,7 +47,9 @@ def po_entries(text: str) -> list[dict[str, object]]:
     return entries
 
 
-def test_every_message_has_a_german_text_and_the_compiled_catalogue_holds_it():
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_has_a_text_and_the_compiled_catalogue_holds_it(lang):
+    LOCALE = locale(lang)
     entries = po_entries((LOCALE / "django.po").read_text(encoding="utf-8"))
     assert len(entries) > 500
     fuzzy = [e["msgid"] for e in entries if e["fuzzy"]]
@@ -101,7 +116,9 @@ def python_messages() -> set[object]:
     return found
 
 
-def test_every_text_the_python_code_translates_is_in_the_compiled_catalogue():
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_text_the_python_code_translates_is_in_the_compiled_catalogue(lang):
+    LOCALE = locale(lang)
     # makemessages is needed to add a new text to the catalogue; this catches a text
     # added to the code after the catalogue was last made (gettext is not needed here).
     with open(LOCALE / "django.mo", "rb") as compiled:
@@ -109,3 +126,29 @@ def test_every_text_the_python_code_translates_is_in_the_compiled_catalogue():
     messages = python_messages()
     assert len(messages) > 200
     assert sorted(map(str, (m for m in messages if not catalogue.get(m)))) == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_translation_keeps_the_placeholders_of_its_message(lang):
+    """A translation that drops or renames %(name)s would fail at run time or say less."""
+    entries = po_entries((locale(lang) / "django.po").read_text(encoding="utf-8"))
+    wrong = []
+    for entry in entries:
+        texts = [str(v) for k, v in entry.items() if isinstance(k, str) and k.startswith("msgstr")]
+        for source in {str(entry["msgid"]), str(entry.get("msgid_plural", entry["msgid"]))}:
+            wanted = set(PLACEHOLDER.findall(source)) - {""}
+            named = {m for m in PLACEHOLDER.findall(source)}
+            for text in texts:
+                have = set(PLACEHOLDER.findall(text))
+                # a plural's singular may say "one" instead of %(count)s
+                if (have - named) or (wanted - have - {"count", "n"}):
+                    wrong.append((entry["msgid"], text))
+    assert wrong == []
+
+
+def test_the_french_and_german_catalogues_hold_the_same_messages():
+    de, fr = (
+        {(e.get("msgctxt"), e["msgid"]) for e in po_entries((locale(x) / "django.po").read_text())}
+        for x in ("de", "fr")
+    )
+    assert de == fr

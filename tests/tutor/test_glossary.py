@@ -1,11 +1,12 @@
 """One word per concept, everywhere (issue 21, item 6): the glossary and its checks.
 
-``tutor/core/glossary.toml`` names each concept's term in German and English and the
-words the site does not use for it. These tests render what learners and teachers
-read (every lesson, the rule index, the glossary page, questions of every kind before
-and after each answer, every mistake sentence, the table trainer through whole
-rounds, the Weis tool, the classroom pages, the command line referee) and read the
-.po catalogue and the lesson sources directly; each fails on a banned word, naming
+``tutor/core/glossary.toml`` names each concept's term in every language of the site
+(German, English, French) and the words the site does not use for it. These tests
+render what learners and teachers read, in each language (every lesson, the rule
+index, the glossary page, questions of every kind before and after each answer, every
+mistake sentence, the table trainer through whole rounds, the Weis tool, the classroom
+pages, the command line referee in the languages it speaks) and read the .po
+catalogues and the lesson sources directly; each fails on a banned word, naming
 the page or file:line, the word, the concept and the term to use. A banned word is
 allowed only inside an attributed quotation of a document whose words are registered
 in the glossary (``test_quotation_*``), and on the glossary page in the list of
@@ -27,6 +28,7 @@ from django.utils import translation
 
 import tutor.core.glossary as gl
 from rules_core import DECK, Contract, RuleSet, card_points
+from rules_core.cards import LANGS as ENGINE_LANGS
 from rules_core.cli import main as cli_main
 from rules_core.scoring import LAST_TRICK_BONUS, MATCH_BONUS
 from rules_core.tables import FOUR_OF_A_KIND_POINTS, SEQUENCE_POINTS, STOECK_POINTS
@@ -43,6 +45,7 @@ from tests.factories import (
 from tests.tutor.test_numbering import cli_runs, weis_urls
 from tutor.classroom.assignments import start_or_resume, start_table_round, submit
 from tutor.lessons.content import CONTENT_DIR
+from tutor.lessons.content import LANGUAGES as CONTENT_LANGUAGES
 from tutor.lessons.models import Lesson
 from tutor.lessons.rule_index import RULE_TITLES
 from tutor.lessons.services import load_course
@@ -51,8 +54,14 @@ from tutor.quizzes.models import QuizQuestion
 from tutor.quizzes.services import answer, create_quiz
 from tutor.table.forms import post_data
 
-LANGS = ("de", "en")
 GLOSSARY = gl.glossary()
+LANGS = GLOSSARY.languages  # the site's languages: the first test checks that they agree
+# Pages that name cards, contracts and melds (a lesson's examples, questions, the table,
+# the Weis tool) take those words from the rules engine, rules_core: they are checked in
+# every site language the engine speaks. A language it does not speak yet (French,
+# until rules_core has its words: issue 27) is reported by a skipped test below, and
+# checked there as soon as the engine speaks it.
+CARD_LANGS = tuple(lang for lang in LANGS if lang in ENGINE_LANGS)
 
 
 # --- reading a page as a person does -------------------------------------------------
@@ -147,8 +156,21 @@ def fast_passwords(settings):
 # --- the glossary file ----------------------------------------------------------------
 
 
+def test_the_glossary_has_every_language_of_the_site_and_its_lessons():
+    site = [code for code, _name in settings.LANGUAGES]
+    assert list(GLOSSARY.languages) == site == list(CONTENT_LANGUAGES), (GLOSSARY.languages, site)
+
+
+def test_the_rules_engine_speaks_every_site_language():
+    missing = [lang for lang in LANGS if lang not in ENGINE_LANGS]
+    if missing:
+        pytest.skip(
+            f"rules_core does not name cards in {missing} yet: the pages that show cards "
+            f"are checked in {list(CARD_LANGS)} only"
+        )
+
+
 def test_every_concept_has_a_term_and_definition_in_every_language_and_indexed_rules():
-    assert set(GLOSSARY.languages) >= {"de", "en"}
     ids = [c.id for c in GLOSSARY.concepts]
     assert len(ids) == len(set(ids)) >= 30
     for concept in GLOSSARY.concepts:
@@ -259,6 +281,15 @@ def test_a_malformed_glossary_is_refused_with_the_concept_named():
         ("en", "Play goes on with the next deal.", "next deal", "round", "round"),
         ("en", "Then player 3 wins the trick.", "player 3", "player", "Player 3"),
         ("en", "The Stöck are lost.", "Stöck are", "stoeck", "Stöck is"),
+        ("fr", "La dernière levée vaut 5 points.", "levée", "trick", "pli"),
+        ("fr", "Le Weis de l'équipe 1 compte.", "Le Weis", "weis", "annonce"),
+        ("fr", "Ensuite, la Vorhand choisit.", "la Vorhand", "vorhand", "avant-main"),
+        ("fr", "Le valet d'atout vaut 20 points.", "valet d'atout", "puur", "bour"),
+        ("fr", "Le Stöck compte 20 points.", "Le Stöck", "stoeck", "stöck"),
+        ("fr", "Il annonce le stöck.", "annonce le stöck", "call-stoeck", "dire «stöck»"),
+        ("fr", "On joue en obenabe.", "en obenabe", "obenabe", "oben-abe"),
+        ("fr", "La manche suivante commence.", "manche", "round", "donne"),
+        ("fr", "Dans l'autre camp, personne.", "camp", "team", "équipe"),
     ],
 )
 def test_a_planted_banned_word_is_named_with_its_concept_and_the_term_to_use(
@@ -279,7 +310,14 @@ def test_the_site_s_own_words_pass():
         "Player 3 wins; Team 1 (players 1 and 3) writes. Step 3 decides. The Stöck counts. "
         "Play goes on with the next round. Deal the cards. Does this Stöck count?"
     )
+    fr = (
+        "Le joueur 3 gagne le pli ; l'équipe 1 (joueurs 1 et 3) marque. L'échelon 3 décide. "
+        "Le stöck compte : il faut dire «stöck». L'avant-main (en allemand *Vorhand*) chibre. "
+        "Le bour et le nell, en oben-abe et en unden-ufe. Une annonce (en allemand *Weis*). "
+        "Joueur 2 : 20 points. Le jeu continue avec la donne suivante, à ton tour."
+    )
     assert GLOSSARY.violations(de, "de") == [] and GLOSSARY.violations(en, "en") == []
+    assert GLOSSARY.violations(fr, "fr") == []
 
 
 @pytest.mark.parametrize(
@@ -319,6 +357,28 @@ def test_quotation_of_a_registered_sentence_with_its_source_is_allowed(text):
 )
 def test_quotation_cannot_hide_a_real_misuse(text, why):
     assert GLOSSARY.violations(text, "de"), why
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a German document quoted in German, with a French gloss
+        "W-DE dit : «Die Partei, die ihn hält, schreibt alle ihre Weise» («l'équipe qui a la "
+        "meilleure annonce marque toutes ses annonces»).",
+        "ST-DE : «Legt die nächste Person bereits eine Karte darauf, sind die Stöck "
+        "verloren» («si le joueur suivant a déjà posé une carte, le stöck est perdu»).",
+        # an English document's word named in French
+        "l'avant-main (en allemand *Vorhand*, dans S-EN «forehand»)",
+        "quatre valets (en allemand *vier Puur*)",
+    ],
+)
+def test_french_text_may_quote_and_name_the_documents_words(text):
+    assert GLOSSARY.violations(text, "fr") == []
+
+
+def test_a_french_rendering_is_not_a_quotation_of_an_english_document():
+    assert GLOSSARY.violations("S-EN : «le camp gagnant montre ses cartes».", "fr")
+    assert GLOSSARY.violations("S-EN : «le Weis du camp gagnant».", "fr")
 
 
 def test_quotation_in_english_quotes_of_an_english_document():
@@ -384,12 +444,23 @@ def _relative(path: Path) -> str:
     return str(Path(path).resolve().relative_to(Path(settings.BASE_DIR).resolve()))
 
 
+def catalogues() -> dict[str, Path]:
+    """The .po catalogue of each language, by language code."""
+    return {
+        po.parent.parent.name: po
+        for locale in settings.LOCALE_PATHS
+        for po in sorted(Path(locale).glob("*/LC_MESSAGES/django.po"))
+    }
+
+
 def test_translations_follow_the_glossary():
-    """Every msgstr of the German catalogue, and every msgid (the site's English)."""
+    """Every msgstr of the German and the French catalogue in its language, and every
+    msgid (the site's English)."""
     found = []
-    for locale in settings.LOCALE_PATHS:
-        for po in sorted(Path(locale).glob("*/LC_MESSAGES/django.po")):
-            found += [str(f) for f in gl.check_po(po, po.parent.parent.name, name=_relative(po))]
+    # English is the msgids; every other language of the site has a catalogue.
+    assert set(catalogues()) == set(LANGS) - {"en"}, sorted(catalogues())
+    for lang, po in catalogues().items():
+        found += [str(f) for f in gl.check_po(po, lang, name=_relative(po))]
     assert_clean(found)
 
 
@@ -407,12 +478,34 @@ def test_a_planted_word_in_a_catalogue_is_found_at_its_line(tmp_path):
         (9, "en", "Stöck count"),
         (12, "de", "Regelsatz"),
     ]
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\n'
+        'msgid "Trick"\nmsgstr "Pli"\n\n'
+        'msgid "The last trick"\nmsgstr ""\n"La dernière "\n"levée"\n',
+        encoding="utf-8",
+    )
+    found = gl.check_po(po, "fr")
+    assert [(f.line, f.lang, f.violation.word) for f in found] == [(9, "fr", "levée")]
+
+
+def test_a_file_in_a_language_the_glossary_does_not_have_is_refused(tmp_path):
+    po = tmp_path / "django.po"
+    po.write_text('msgid "Trick"\nmsgstr "Presa"\n', encoding="utf-8")
+    with pytest.raises(gl.GlossaryError, match="'it'"):
+        gl.check_po(po, "it")
+    lesson = tmp_path / "99-test.it.md"
+    lesson.write_text('+++\ntitle = "Prova"\n+++\n', encoding="utf-8")
+    with pytest.raises(gl.GlossaryError, match="'it'"):
+        gl.check_lesson_source(lesson)
 
 
 def test_lesson_sources_follow_the_glossary():
-    """Front matter, prose and example captions of every lesson file."""
+    """Front matter, prose and example captions of every lesson file, each in its
+    language."""
     files = sorted(CONTENT_DIR.glob("*.md"))
-    assert len(files) >= 32
+    by_lang = {lang: [p for p in files if p.name.endswith(f".{lang}.md")] for lang in LANGS}
+    assert all(len(paths) >= 16 for paths in by_lang.values()), by_lang
+    assert sum(len(paths) for paths in by_lang.values()) == len(files)
     assert_clean(
         [str(f) for path in files for f in gl.check_lesson_source(path, name=_relative(path))]
     )
@@ -427,6 +520,18 @@ def test_a_planted_word_in_a_lesson_is_found_at_its_line_but_not_in_expect_lines
     )
     found = gl.check_lesson_source(lesson)
     assert [(f.line, f.violation.word) for f in found] == [(10, "player 1"), (13, "next deal")]
+    lesson = tmp_path / "99-test.fr.md"
+    lesson.write_text(
+        '+++\ntitle = "Un test"\n+++\n\nLe jeu continue.\n\n```jass weis\n'
+        "player1: H6 H7 H8\nexpect: writes team 1 20\ncaption: puis le camp 1 marque\n```\n\n"
+        "La manche suivante.\n",
+        encoding="utf-8",
+    )
+    found = gl.check_lesson_source(lesson)
+    assert [(f.line, f.lang, f.violation.word) for f in found] == [
+        (10, "fr", "camp"),
+        (13, "fr", "manche"),
+    ]
 
 
 # --- the pages ------------------------------------------------------------------------
@@ -456,7 +561,9 @@ def test_a_planted_banned_word_on_a_page_names_the_page_word_concept_and_term(
     assert len(found) == 1, found
     for part in ("/lessons/rules/", "[de]", "«bekennen»", "follow-suit", "«Farbe angeben»"):
         assert part in found[0], (part, found[0])
-    assert check_pages(client, [reverse("lessons:rules")], "en") == []
+    for lang in LANGS:
+        if lang != "de":  # a German word is banned in German text only
+            assert check_pages(client, [reverse("lessons:rules")], lang) == []
 
 
 @pytest.mark.django_db
@@ -464,6 +571,8 @@ def test_a_planted_banned_word_on_a_page_names_the_page_word_concept_and_term(
 def test_every_lesson_follows_the_glossary(client, course, lang):
     """Every lesson as a visitor sees it, and as a learner after answering its
     questions wrong (the feedback in place)."""
+    if lang not in CARD_LANGS:
+        pytest.skip(f"rules_core does not name the examples' cards in {lang!r} yet")
     urls = [reverse("lessons:detail", args=[slug]) for slug in course]
     found = check_pages(client, urls, lang)
     learner = LearnerFactory()
@@ -477,20 +586,65 @@ def test_every_lesson_follows_the_glossary(client, course, lang):
     assert_clean(found)
 
 
+def _shown(text: str) -> str:
+    """``text`` as the page's HTML holds it (Django escapes quotes)."""
+    return text.replace("&", "&amp;").replace('"', "&quot;")
+
+
 @pytest.mark.django_db
 def test_the_glossary_page_shows_every_concept_with_rules_and_lessons(client, course):
+    """In every language: each concept's term, definition and decision in that language,
+    its rules, the lesson that teaches it, and the words not used in that language."""
     for lang in LANGS:
         client.post(reverse("set_language"), {"language": lang, "next": "/"})
-        html = client.get(reverse("lessons:glossary")).content.decode()
+        html = client.get(reverse("lessons:glossary")).content.decode().replace("&#x27;", "'")
+        assert f'<html lang="{lang}"' in html
         for concept in GLOSSARY.concepts:
             assert f'id="{concept.id}"' in html
-            assert concept.definition(lang).replace('"', "&quot;") in html.replace("&#x27;", "'")
+            assert f"<dt>{_shown(concept.term(lang))}" in html, (lang, concept.id)
+            assert _shown(concept.definition(lang)) in html, (lang, concept.id)
+            if lang in concept.decision:
+                assert _shown(concept.decision[lang]) in html, (lang, concept.id)
+            for other in GLOSSARY.languages:
+                if concept.term(other) != concept.term(lang):
+                    assert f": {_shown(concept.term(other))})</span>" in html, (lang, other)
             for rule in concept.rules:
                 assert f'href="{reverse("lessons:rules")}#{rule}"' in html
+        avoided = set(re.findall(r'<q class="glossary-avoid">([^<]*)</q>', html))
+        wanted = {_shown(b.word) for _c, b in GLOSSARY.banned(lang) if b.word}
+        assert avoided == wanted, (lang, sorted(avoided ^ wanted))
         taught = html.count('class="glossary-lesson"')
         assert taught >= len(GLOSSARY.concepts) - 2, taught
     for name in ("lessons:overview", "lessons:rules", "home"):
         assert reverse("lessons:glossary") in client.get(reverse(name)).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_glossary_page_in_french_gives_the_french_words_and_why(client, course):
+    """/lessons/glossary/ with French active: the French term first, the German and
+    English terms after it (together when they are the same word, marked with their
+    language), the French definition and decision, the French words not used."""
+    client.post(reverse("set_language"), {"language": "fr", "next": "/"})
+    html = client.get(reverse("lessons:glossary")).content.decode().replace("&#x27;", "'")
+    assert (
+        '<dt>bour <span class="glossary-other" lang="de">(Deutsch, English: Puur)</span></dt>'
+        in html
+    )
+    assert (
+        '<dt>annonce <span class="glossary-other" lang="de">(Deutsch: Weis (Mehrzahl: Weise))'
+        '</span> <span class="glossary-other" lang="en">(English: Weis, meld)</span></dt>'
+    ) in html
+    assert "un mot pris à l'usage français du skat et du tarot" in html
+    assert "Swisslos, lui, associe les couleurs d'après leur facteur" in html
+    assert '<q class="glossary-avoid">levée</q>' in html
+    assert '<q class="glossary-avoid">Partei</q>' not in html  # a German word, not French
+    # alphabetical by the French term, accents ignored: avant-main, bour; échelon, entamer
+    assert html.index('id="vorhand"') < html.index('id="puur"')
+    assert html.index('id="step"') < html.index('id="lead"')
+    # the German page names the French term
+    client.post(reverse("set_language"), {"language": "de", "next": "/"})
+    html = client.get(reverse("lessons:glossary")).content.decode()
+    assert '<dt>Puur <span class="glossary-other" lang="fr">(français: bour)</span></dt>' in html
 
 
 SEEDS = range(10)
@@ -512,31 +666,33 @@ def quiz_urls(quiz) -> list[str]:
 
 @pytest.mark.django_db
 def test_questions_before_and_after_every_answer_follow_the_glossary(client):
-    """Every kind for many seeds: the question in both languages, then the feedback
+    """Every kind for many seeds: the question in every language, then the feedback
     for each of its choices (right, and each wrong one with its mistake sentence),
-    each in one language, alternating; and wrong answers under the other rule sets.
-    (Every mistake sentence in both languages: the next test.)"""
+    each in one language, in turn; and wrong answers under the other rule sets.
+    (Every mistake sentence in every language: the next test.)"""
     learner = LearnerFactory()
     client.force_login(learner)
     seeds = list(SEEDS)
-    pages: dict[str, list[str]] = {lang: [] for lang in LANGS}
+    pages: dict[str, list[str]] = {lang: [] for lang in CARD_LANGS}
     for kind in KINDS:
         quiz = create_quiz(learner=learner, kinds=[kind] * len(seeds), seeds=seeds)
-        for lang in LANGS:  # before answering
+        for lang in CARD_LANGS:  # before answering
             pages[lang] += quiz_urls(quiz)
         for k in range(5):  # the most choices a question has: each one is chosen once
             quiz = create_quiz(learner=learner, kinds=[kind] * len(seeds), seeds=seeds)
             _answer_all(learner, quiz, lambda d, k=k: d["choices"][k % len(d["choices"])]["key"])
             for i, url in enumerate(quiz_urls(quiz)):
-                pages[LANGS[(i + k) % 2]].append(url)
+                pages[CARD_LANGS[(i + k) % len(CARD_LANGS)]].append(url)
         for n, preset in enumerate(("w-en", "ausmachregel", "swisslos-2500")):
             rules = RuleSet.preset(preset)
             quiz = create_quiz(learner=learner, kinds=[kind] * 4, seeds=seeds[:4], rules=rules)
             _answer_all(learner, quiz, _wrong)
-            pages[LANGS[n % 2]] += quiz_urls(quiz)
-    pages["de"].append(reverse("quizzes:summary", args=[quiz.pk]))
-    pages["en"].append(reverse("quizzes:summary", args=[quiz.pk]))
-    assert_clean([problem for lang in LANGS for problem in check_pages(client, pages[lang], lang)])
+            pages[CARD_LANGS[n % len(CARD_LANGS)]] += quiz_urls(quiz)
+    for lang in CARD_LANGS:
+        pages[lang].append(reverse("quizzes:summary", args=[quiz.pk]))
+    assert_clean(
+        [problem for lang in CARD_LANGS for problem in check_pages(client, pages[lang], lang)]
+    )
 
 
 def test_every_mistake_sentence_follows_the_glossary():
@@ -579,7 +735,8 @@ def _erring(seed: int):
 @pytest.mark.parametrize("focus", FOCUSES)
 def test_the_table_trainer_through_a_whole_round_follows_the_glossary(client, focus):
     """Every page of a round at the table, after every move of an erring learner,
-    the summary, and the teacher's results of the table assignment."""
+    the summary, and the teacher's results of the table assignment (in every language
+    the rules engine speaks: CARD_LANGS)."""
     teacher = TeacherFactory()
     school_class = SchoolClassFactory(teacher=teacher)
     learner = LearnerFactory()
@@ -589,7 +746,7 @@ def test_the_table_trainer_through_a_whole_round_follows_the_glossary(client, fo
     client.force_login(learner)
     page = reverse("table:round", args=[round_.pk])
     found = []
-    for lang in LANGS:
+    for lang in CARD_LANGS:
         found += check_pages(client, [reverse("table:start"), page], lang)
     policy = _erring(FOCUSES.index(focus))
     steps = 0
@@ -602,13 +759,13 @@ def test_the_table_trainer_through_a_whole_round_follows_the_glossary(client, fo
             reverse("table:move", args=[round_.pk]), post_data(policy(t), round_.move_count)
         )
         assert response.status_code in (302, 400), response.status_code
-        found += check_pages(client, [page], LANGS[steps % 2])
+        found += check_pages(client, [page], CARD_LANGS[steps % len(CARD_LANGS)])
         steps += 1
         assert steps < 120
     outcomes = {j.outcome for j in t.judgements}
     assert {"right", "wrong"} <= outcomes, outcomes  # the wrong moves' words were shown
     urls = [page, reverse("table:summary", args=[round_.pk])]
-    for lang in LANGS:
+    for lang in CARD_LANGS:
         found += check_pages(client, urls, lang)
     client.force_login(teacher)
     urls = [
@@ -616,7 +773,7 @@ def test_the_table_trainer_through_a_whole_round_follows_the_glossary(client, fo
         reverse("classroom:assignment_results_csv", args=[assignment.pk]),
         reverse("classroom:learner_history", args=[school_class.pk, learner.pk]),
     ]
-    for lang in LANGS:
+    for lang in CARD_LANGS:
         found += check_pages(client, urls, lang)
     assert_clean(found)
 
@@ -626,7 +783,7 @@ def test_the_weis_tool_follows_the_glossary(client):
     found = []
     for deck in ("swiss", "french"):
         client.post(reverse("set_deck"), {"deck": deck})
-        for lang in LANGS:
+        for lang in CARD_LANGS:
             found += check_pages(client, weis_urls(), lang)
     assert_clean(found)
 
@@ -704,8 +861,20 @@ def test_learner_and_teacher_pages_follow_the_glossary(client, classroom):
     assert_clean(found)
 
 
+def _cli_speaks(lang: str) -> bool:
+    """Whether the command line referee accepts ``--lang lang`` (it answers an unknown
+    one with argparse's message and exit status 2)."""
+    return cli_main(["legal", "--hand", "S7", "--contract", "H", "--lang", lang]) == 0
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_command_line_referee_follows_the_glossary(capsys, lang):
+    """In every language the referee speaks (German and English: rules_core has no
+    French words yet); a language it learns is checked from then on."""
+    if not _cli_speaks(lang):
+        capsys.readouterr()
+        pytest.skip(f"the command line referee does not speak {lang!r} (rules_core/cli.py)")
+    capsys.readouterr()
     found = []
     for argv in cli_runs():
         cli_main([*argv, "--lang", lang])

@@ -250,6 +250,8 @@ def test_stoeck_example_can_play_the_ober_first_and_end_a_trick():
 def test_mentions_ignore_the_team_gloss():
     assert mentions("Team 1 (Spieler 1 und 3) schreibt; Spieler 4 nicht.") == ({1}, {4})
     assert mentions("players 2 and 4") == (set(), {2, 4})
+    assert mentions("L'équipe 1 (joueurs 1 et 3) marque ; le joueur 4 non.") == ({1}, {4})
+    assert mentions("les joueurs 2 et 4, puis l'Équipe 2") == ({2}, {2, 4})
 
 
 LESSON = """+++
@@ -290,6 +292,12 @@ def course_copy(tmp_path: Path) -> Path:
             "Zwei Weise",
             "Team 2 (Spieler 2 und 4) schreibt 50; Team 1 nichts.",
         ),
+        (
+            "fr",
+            "Qui marque",
+            "Deux annonces",
+            "L'équipe 2 (joueurs 2 et 4) marque 50 ; l'équipe 1, rien.",
+        ),
     ):
         (target / f"01-who.{lang}.md").write_text(
             LESSON.format(title=title, caption=caption, prose=prose)
@@ -297,7 +305,9 @@ def course_copy(tmp_path: Path) -> Path:
     return target
 
 
-def _plant(directory: Path, old: str, new: str, langs: tuple[str, ...] = ("en", "de")) -> None:
+def _plant(
+    directory: Path, old: str, new: str, langs: tuple[str, ...] = ("en", "de", "fr")
+) -> None:
     for lang in langs:
         path = directory / f"01-who.{lang}.md"
         text = path.read_text()
@@ -313,7 +323,7 @@ def test_the_course_as_shipped_checks():
 
 def test_fixture_course_checks(course_copy: Path):
     _, checked = check_course(course_copy)
-    assert (checked.lessons, checked.examples, checked.expectations) == (1, 2, 4)
+    assert (checked.lessons, checked.examples, checked.expectations) == (1, 3, 6)  # 3 languages
 
 
 def test_planted_contradiction_fails_the_load_naming_file_and_line(course_copy: Path):
@@ -322,6 +332,7 @@ def test_planted_contradiction_fails_the_load_naming_file_and_line(course_copy: 
         check_course(course_copy)
     assert "01-who.de.md:" in str(error.value)
     assert "01-who.en.md:" in str(error.value)
+    assert "01-who.fr.md:" in str(error.value)
     assert "line 14: expect: 'writes team 2 60' does not hold" in str(error.value)
 
 
@@ -382,6 +393,40 @@ def test_german_prose_saying_who_writes_is_checked_too(course_copy: Path):
     _plant(course_copy, "schreibt 50;", "schreibt 20;", ("de",))
     with pytest.raises(ExampleError, match=r"says 'Team 2 \(Spieler 2 und 4\) schreibt 20'"):
         check_course(course_copy)
+
+
+def test_french_prose_saying_who_writes_is_checked_too(course_copy: Path):
+    _plant(course_copy, "l'équipe 1, rien.", "l'équipe 1 ne marque aucune annonce.", ("fr",))
+    check_course(course_copy)
+    _plant(course_copy, "marque 50 ;", "marque 20 ;", ("fr",))
+    with pytest.raises(ExampleError, match=r"says \"L'équipe 2 \(joueurs 2 et 4\) marque 20\""):
+        check_course(course_copy)
+
+
+def test_french_prose_naming_an_unbacked_player_or_number_fails(course_copy: Path):
+    _plant(course_copy, "marque 50 ;", "marque 50, le joueur 4 rien ;", ("fr",))
+    with pytest.raises(ExampleError, match=r"01-who.fr.md:\d+: the prose names player 4"):
+        check_course(course_copy)
+    _plant(course_copy, "marque 50, le joueur 4 rien ;", "marque 60 ;", ("fr",))
+    with pytest.raises(ExampleError, match=r"01-who.fr.md:\d+: the prose states 60"):
+        check_course(course_copy)
+
+
+def test_french_claims_about_stoeck_and_nothing_are_read():
+    from tutor.lessons.examples import _CLAIMS
+
+    found = {
+        kind
+        for text in (
+            "L'équipe 1 ne marque rien.",
+            "l'équipe 2 ne marque pas de stöck",
+            "L'équipe 2 (joueurs 2 et 4) marque le stöck.",
+            "l'équipe 1 marque ses 50",
+        )
+        for kind, pattern in _CLAIMS
+        if pattern.search(text)
+    }
+    assert found == {"no_weis", "no_stoeck", "stoeck", "points"}
 
 
 def test_engine_numbers_reach_running_totals():

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils.html import escape
 
 from rules_core import RuleSet, find_melds
 from tutor.lessons import examples
@@ -38,7 +39,7 @@ def loaded(db):
 
 @pytest.fixture
 def tiny_course(tmp_path: Path) -> Path:
-    for lang, title in (("de", "Vier Sechser"), ("en", "Four sixes")):
+    for lang, title in (("de", "Vier Sechser"), ("en", "Four sixes"), ("fr", "Quatre 6")):
         (tmp_path / f"01-low-quads.{lang}.md").write_text(LESSON.format(title=title))
     return tmp_path
 
@@ -47,10 +48,10 @@ def set_language(client, code):
     client.post(reverse("set_language"), {"language": code, "next": "/"})
 
 
-def test_course_has_at_least_twelve_lessons_in_both_languages():
+def test_course_has_at_least_twelve_lessons_in_every_language():
     course = read_course()
     assert len(course) >= 12
-    assert all(set(lesson.files) == {"de", "en"} for lesson in course)
+    assert all(set(lesson.files) == {"de", "en", "fr"} for lesson in course)
 
 
 def test_every_rule_is_taught_by_some_lesson():
@@ -70,7 +71,7 @@ def test_ladder_lesson_has_a_worked_example_per_step():
     assert decided == set(Step)
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", ["de", "en", "fr"])
 def test_every_lesson_renders_with_all_examples(client, loaded, lang):
     set_language(client, lang)
     for lesson in read_course():
@@ -78,7 +79,7 @@ def test_every_lesson_renders_with_all_examples(client, loaded, lang):
         assert response.status_code == 200, lesson.slug
         html = response.content.decode()
         assert f'<html lang="{lang}">' in html
-        assert lesson.files[lang].title in html
+        assert escape(lesson.files[lang].title) in html
         shown = len(re.findall(r'<figure class="example example--', html))
         assert shown == len(lesson.files[lang].examples), lesson.slug
         assert "example--broken" not in html, lesson.slug
@@ -104,10 +105,14 @@ def test_cached_lesson_follows_the_deck_and_edits(client, tiny_course):
     load_course(tiny_course)
     url = reverse("lessons:detail", args=["low-quads"])
     set_language(client, "de")
-    swiss = client.get(url).content.decode()
+
+    def lesson(page: str) -> str:  # the footer names both decks' suits
+        return page.split("<main", 1)[1].split("</main>", 1)[0]
+
+    swiss = lesson(client.get(url).content.decode())
     assert "Rosen" in swiss and "Herz" not in swiss
     client.post(reverse("set_deck"), {"deck": "french"})
-    french = client.get(url).content.decode()
+    french = lesson(client.get(url).content.decode())
     assert "Herz" in french and "Rosen" not in french
     path = tiny_course / "01-low-quads.de.md"
     path.write_text(path.read_text().replace("Vier Sechser", "Vier kleine Sechser"))
@@ -143,9 +148,17 @@ def test_bad_card_in_example_stops_the_load_with_file_and_line(tiny_course):
     assert not Lesson.objects.exists()
 
 
-def test_lesson_without_translation_is_refused(tiny_course):
-    (tiny_course / "01-low-quads.de.md").unlink()
-    with pytest.raises(LessonFormatError, match="no de version"):
+@pytest.mark.parametrize("lang", ["de", "en", "fr"])
+def test_lesson_without_translation_is_refused(tiny_course, lang):
+    (tiny_course / f"01-low-quads.{lang}.md").unlink()
+    with pytest.raises(LessonFormatError, match=f"no {lang} version"):
+        read_course(tiny_course)
+
+
+def test_a_french_lesson_with_another_example_is_refused(tiny_course):
+    path = tiny_course / "01-low-quads.fr.md"
+    path.write_text(path.read_text().replace("hand: D6 H6 S6 C6 DA", "hand: D6 H6 S6 C6 DK"))
+    with pytest.raises(LessonFormatError, match="differ between languages"):
         read_course(tiny_course)
 
 

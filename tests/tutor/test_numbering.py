@@ -38,12 +38,13 @@ from tutor.table.forms import post_data
 
 pytestmark = pytest.mark.django_db
 
-LANGS = ("de", "en")
+LANGS = ("de", "en", "fr")
 
 # A 0-based player or team, a word for a player or team the site does not use, and the
 # German sharp s. Case-insensitive: "team 0" and "Team 0" are the same mistake.
 WRONG_COUNTING = re.compile(
-    r"\b(?:player|spieler|seat|sitz|team|partei)\s*0\b|\bpartei|\bsitz\b|\bseats?\b|ß",
+    r"\b(?:player|spieler|joueur|seat|sitz|team|[ée]quipe|partei)\s*0\b|\bpartei|\bsitz\b"
+    r"|\bseats?\b|\bsièges?\b|ß",
     re.IGNORECASE,
 )
 # Engine identifiers that must never reach a reader (case-sensitive: the display names

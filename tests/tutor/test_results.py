@@ -407,6 +407,22 @@ def test_mastery_csv(english, teacher, history, school_class):
     assert rows[-1][0] == "Class average"
 
 
+def test_the_csv_exports_speak_french(client, teacher, history, school_class):
+    from django.utils.translation import override
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    client.force_login(teacher)
+    rows = read_csv(client.get(reverse("classroom:class_mastery_csv", args=[school_class.pk])))
+    with override("fr"):
+        skill = str(Skill.WEIS_VALUE.label)
+    assert rows[0][0] == "Élève" and rows[-1][0] == "Moyenne de la classe"
+    assert f"{skill} : maîtrise (%)" in rows[0] and f"{skill} : réponses" in rows[0]
+    assignment = history["assignment"]
+    rows = read_csv(client.get(reverse("classroom:assignment_results_csv", args=[assignment.pk])))
+    assert rows[0][:2] == ["Élève", "État"]
+    assert rows[0][10].startswith("Q1 ") and rows[0][10].endswith("(1 = juste, 0 = faux)")
+
+
 def test_csv_formula_injection_is_defused(client, teacher, school_class):
     for name in ("=1+2", "+41791234567", "-5", "@sum", "normal"):
         add_learner(school_class, name)

@@ -481,9 +481,10 @@ def scripted(seed):
 
 
 @pytest.mark.parametrize("preset", ["default", "w-en", "ausmachregel", "swisslos-2500"])
-def test_every_focus_and_rule_set_renders_in_both_languages_and_decks(client, preset):
+def test_every_focus_and_rule_set_renders_in_every_language_and_deck(client, preset):
     """Rounds of every focus under every rule set, played by an erring learner, render
-    at every step in German and English with both decks, showing no hidden card."""
+    at every step in German, English and French with both decks, showing no hidden
+    card."""
     for i, focus in enumerate(FOCUSES):
         learner = LearnerFactory(deck=("swiss", "french")[i % 2])
         client.force_login(learner)
@@ -492,7 +493,7 @@ def test_every_focus_and_rule_set_renders_in_both_languages_and_decks(client, pr
         t = table(round_)
         step = 0
         while True:
-            lang = ("de", "en")[step % 2]
+            lang = ("de", "en", "fr")[step % 3]
             response = client.get(url(round_), HTTP_ACCEPT_LANGUAGE=lang)
             assert response.status_code == 200, (preset, focus, step)
             html = response.content.decode()
@@ -969,20 +970,26 @@ def test_a_german_page_shows_the_german_refusal_for_each_refusal_code(
     client.force_login(learner)
     _refusing(code, monkeypatch)
     move = reference_move(table(round_))
-    for lang in ("de", "en"):
+    for lang in ("de", "en", "fr"):
+        # the learner chose no deck: a French page draws the French one
         with override(lang):
-            text = refusal_text(code, REFUSAL_PARAMS, "swiss")
+            text = refusal_text(code, REFUSAL_PARAMS, "french" if lang == "fr" else "swiss")
         for htmx in (True, False):
             response = post(client, round_, move, htmx=htmx, HTTP_ACCEPT_LANGUAGE=lang)
             assert response.status_code == 400
             html = response.content.decode()
             prefix = {"de": "Der Tisch hat diesen Zug abgelehnt: ",
-                      "en": "The table refused this move: "}[lang]  # fmt: skip
-            assert escape(prefix + text) in html, (lang, text)
+                      "en": "The table refused this move: ",
+                      "fr": "La table a refusé ce coup : "}[lang]  # fmt: skip
+            # French has apostrophes: Django escapes them as &#x27;, Jinja as &#39;
+            shown = html.replace("&#39;", "&#x27;")
+            assert escape(prefix + text) in shown, (lang, text)
             assert "an English reason" not in html
     with override("de"):
         german = refusal_text(code, REFUSAL_PARAMS, "swiss")
     with override("en"):
+        assert refusal_text(code, REFUSAL_PARAMS, "swiss") != german
+    with override("fr"):
         assert refusal_text(code, REFUSAL_PARAMS, "swiss") != german
     round_.refresh_from_db()
     assert round_.move_count == 0

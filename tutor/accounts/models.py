@@ -20,7 +20,10 @@ class Role(models.TextChoices):
 
 class User(AbstractUser):
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.LEARNER)
-    deck = models.CharField(_("deck"), max_length=16, choices=Deck.choices, default=Deck.SWISS)
+    # Empty: the deck of the language the person reads (the French deck in French, the
+    # Swiss-German one otherwise; tutor.core.context_processors.current_deck) until they
+    # choose one. Accounts made before French kept the Swiss deck they had.
+    deck = models.CharField(_("deck"), max_length=16, choices=Deck.choices, default="", blank=True)
     # Accounts a teacher made (login cards) and passwords a teacher reset: the password
     # is a one-time password the teacher has seen, so the owner must choose their own
     # before anything else (middleware.py).

@@ -2,7 +2,7 @@
 
 The rules core explains itself as :class:`rules_core.TraceEntry` values: a rule ID, a
 machine key and the values compared. This module is the one place that words them,
-in the active language (German or English) and with the person's deck. Lessons, the
+in the active language (German, English or French) and with the person's deck. Lessons, the
 Weis tool and quiz feedback all render explanations through :func:`explain`.
 
 People count from 1: the core's seats 0-3 are "Player 1 (Vorhand)" to "Player 4" and
@@ -104,7 +104,9 @@ def meld_label(meld: Any, deck: str) -> str:
     }
 
 
-# "four aces", "vier Könige": plurals by language and deck, keyed by rank code.
+# "four aces", "vier Könige", «quatre rois»: plurals by language and deck, keyed by rank
+# code. French says the small ranks in words («quatre six», as at the table) and
+# «nells» for the 9s in both decks, as German and English say "Nell".
 _PLURALS = {
     ("de", "swiss"): {
         "6": "Sechser",
@@ -149,6 +151,28 @@ _PLURALS = {
         "Q": "queens",
         "K": "kings",
         "A": "aces",
+    },
+    ("fr", "swiss"): {
+        "6": "six",
+        "7": "sept",
+        "8": "huit",
+        "9": "nells",
+        "10": "bannières",
+        "J": "unders",
+        "Q": "obers",
+        "K": "rois",
+        "A": "as",
+    },
+    ("fr", "french"): {
+        "6": "six",
+        "7": "sept",
+        "8": "huit",
+        "9": "nells",
+        "10": "dix",
+        "J": "valets",
+        "Q": "dames",
+        "K": "rois",
+        "A": "as",
     },
 }
 

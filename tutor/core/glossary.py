@@ -1,9 +1,9 @@
 """The site's words, one per concept: ``glossary.toml`` read into typed values.
 
 Lessons, feedback, the table trainer and the translations use each concept's term and
-none of its banned words; the glossary page shows the terms, and
-``tests/tutor/test_glossary.py`` checks every page, the .po catalogue and the lesson
-sources with :meth:`Glossary.violations`.
+none of its banned words, in every language of the site (German, English, French); the
+glossary page shows the terms, and ``tests/tutor/test_glossary.py`` checks every page,
+the .po catalogues and the lesson sources with :meth:`Glossary.violations`.
 
 >>> g = glossary()
 >>> g.concept("rule-set").term("de")
@@ -13,6 +13,18 @@ sources with :meth:`Glossary.violations`.
 >>> v = g.violations("Stechen ist immer erlaubt.", "de")[0]
 >>> v.concept.id, v.use
 ('trumping', 'trumpfen (einen Trumpf spielen) oder den Stich machen (gewinnen)')
+>>> g.concept("vorhand").term("fr")
+'avant-main'
+>>> [(v.word, v.use) for v in g.violations("La dernière levée vaut 5 points.", "fr")]
+[('levée', 'pli')]
+
+A German word in French text is banned where French uses it as its own word, not
+where the text names it as German:
+
+>>> [v.word for v in g.violations("Le Weis de l'équipe 1 compte.", "fr")]
+['Le Weis']
+>>> g.violations("L'annonce (en allemand *Weis*) compte.", "fr")
+[]
 
 A banned word inside an attributed quotation of a document is allowed, but only
 when the quoted words are registered as that document's own:
@@ -121,7 +133,7 @@ class Violation:
         )
 
 
-# Quotation marks: «…» (German and the site's English), „…“, “…” and "…".
+# Quotation marks: «…» (the site's German, English and French), „…“, “…” and "…".
 _QUOTE = re.compile(r"«([^«»]{1,800})»|„([^„“]{1,800})“|“([^“”]{1,800})”|\"([^\"]{1,800})\"")
 _SOURCE = "|".join(re.escape(s) for s in SOURCES)
 # A source before the opening mark names the quotation when it stands in the same
@@ -133,7 +145,7 @@ _SAME_SENTENCE = re.compile(r"[^.!?«»„“”\"]{0,80}")
 _SOURCE_AFTER = re.compile(rf"^[^.!?«»„“”\"\w]{{0,4}}(?:\w+\s+){{0,2}}({_SOURCE})(?![\w-])")
 _ELLIPSIS = re.compile(r"…|\.\.\.|\[…\]|\[\.\.\.\]")
 _EDGE = " \t\n.,;:!?()*_"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ«\"“•\d])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜÀÂÇÉÈÊÎÔŒ«\"“•\d])")
 
 
 def normalise(text: str) -> str:
@@ -250,7 +262,7 @@ def _concept(raw: dict[str, Any], languages: tuple[str, ...]) -> Concept:
 
 def parse(data: dict[str, Any]) -> Glossary:
     """A :class:`Glossary` from the TOML data. Raises :class:`GlossaryError`."""
-    languages = tuple(data.get("languages", ("de", "en")))
+    languages = tuple(data.get("languages", ("de", "en", "fr")))
     concepts = tuple(_concept(raw, languages) for raw in data.get("concept", ()))
     ids = [c.id for c in concepts]
     doubles = sorted({i for i in ids if ids.count(i) > 1})
@@ -338,6 +350,14 @@ def read_po(text: str) -> list[PoEntry]:
     return entries
 
 
+def _known_language(g: Glossary, lang: str, path: Path) -> None:
+    if lang not in g.languages:
+        raise GlossaryError(
+            f"{path}: {lang!r} is not one of the glossary's languages {g.languages}; "
+            "add it to `languages` in glossary.toml with a term for every concept"
+        )
+
+
 def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
@@ -347,8 +367,10 @@ def check_po(
 ) -> list[Finding]:
     """Banned words in a catalogue: each msgstr in ``lang`` and each msgid in English
     (the site's English is its msgids). Placeholders such as ``%(player)s`` are kept,
-    so "player %(n)s" is not taken for a player's name."""
+    so "player %(n)s" is not taken for a player's name. A catalogue of a language the
+    glossary does not have is refused: its words would go unchecked."""
     g = g or glossary()
+    _known_language(g, lang, path)
     findings = []
     for entry in read_po(path.read_text(encoding="utf-8")):
         checks = [(entry.msgid_line, entry.msgid, "en")]
@@ -383,9 +405,10 @@ def check_lesson_source(
     path: Path, g: Glossary | None = None, name: str | None = None
 ) -> list[Finding]:
     """Banned words in a lesson file ``NN-slug.LANG.md``: front matter (title,
-    summary), prose and example captions."""
+    summary), prose and example captions, in the file's language LANG."""
     g = g or glossary()
     lang = path.name.rsplit(".", 2)[-2]
+    _known_language(g, lang, path)
     text = readable_markdown(path.read_text(encoding="utf-8"))
     return [
         Finding(name or str(path), _line_of(text, v.start), lang, v)
@@ -403,8 +426,6 @@ DOCUMENTS = {
 }
 """The rule documents' files (RULES.md), in ``../shared/seeds/`` beside the project."""
 
-DOCUMENT_LANGUAGES = {"W-EN": "en", "W-DE": "de", "S-EN": "en", "ST-DE": "de"}
-
 
 def document_sentences(text: str) -> list[str]:
     """A document's sentences (lines, table rows, split after . ! ?), normalised.
@@ -419,13 +440,15 @@ def document_sentences(text: str) -> list[str]:
 
 
 def quotable(source: str, document: str, g: Glossary | None = None) -> list[Quotation]:
-    """The sentences of a document that use a word the site bans in its language:
-    exactly the sentences ``glossary.toml`` must register so that lessons may quote
-    them."""
+    """The sentences of a document that use a word the site bans, in the document's
+    language or another: exactly the sentences ``glossary.toml`` must register so that
+    lessons in every language may quote them (a German, English or French lesson quotes
+    a German document in German). :meth:`Glossary.quoted` checks a quotation against
+    every language's banned words, so this list does too."""
     g = g or glossary()
-    lang = DOCUMENT_LANGUAGES[source]
+    patterns = [b.pattern for lang in g.languages for _c, b in g.banned(lang)]
     return [
         Quotation(source, sentence)
         for sentence in dict.fromkeys(document_sentences(document))
-        if any(b.pattern.search(sentence) for _c, b in g.banned(lang))
+        if any(p.search(sentence) for p in patterns)
     ]

@@ -1,7 +1,8 @@
 """Reading the lesson files in ``tutor/lessons/content/``.
 
-A lesson is two files, ``NN-slug.de.md`` and ``NN-slug.en.md``, each with TOML front
-matter between ``+++`` lines (title, summary, rules, sources) and a Markdown body.
+A lesson is one file per language, ``NN-slug.de.md``, ``NN-slug.en.md`` and
+``NN-slug.fr.md``, each with TOML front matter between ``+++`` lines (title, summary,
+rules, sources) and a Markdown body.
 Live examples are fenced blocks ``jass KIND`` with ``key: value`` lines; see
 ``examples.py`` for the kinds. Everything here is plain Python (no database), so the
 loader can check a whole course before it writes anything.
@@ -18,7 +19,7 @@ from pathlib import Path
 from .rule_index import RULE_TITLES
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
-LANGUAGES = ("de", "en")
+LANGUAGES = ("de", "en", "fr")
 SOURCES = ("W-EN", "W-DE", "S-EN", "ST-DE")
 
 _FILE_RE = re.compile(
@@ -197,8 +198,33 @@ def _same_example(spec: ExampleSpec) -> tuple[object, ...]:
     return spec.kind, params, tuple(" ".join(e.text.split()) for e in spec.expects)
 
 
+def _check_same_lesson(slug: str, de: LessonFile, other: LessonFile) -> None:
+    """Every language's file of a lesson shows what the German one shows: the same
+    position, rules, sources and live examples with the same expect: lines."""
+    for attr in ("position", "rules", "sources"):
+        if getattr(de, attr) != getattr(other, attr):
+            raise LessonFormatError(
+                f"lesson {slug!r}: {attr} differ between {de.path} and {other.path}"
+            )
+    de_kinds = [e.kind for e in de.examples]
+    other_kinds = [e.kind for e in other.examples]
+    if de_kinds != other_kinds:
+        raise LessonFormatError(
+            f"lesson {slug!r}: live examples differ between languages "
+            f"({de_kinds} in {de.path} vs {other_kinds} in {other.path})"
+        )
+    for de_ex, other_ex in zip(de.examples, other.examples, strict=True):
+        # Every language must show the same example and claim the same outcome; only
+        # the caption is translated.
+        if _same_example(de_ex) != _same_example(other_ex):
+            raise LessonFormatError(
+                f"{de.path}:{de_ex.line} and {other.path}:{other_ex.line}: the example's "
+                "parameters or expect: lines differ between languages (only 'caption' may)"
+            )
+
+
 def read_course(directory: Path = CONTENT_DIR) -> list[LessonSource]:
-    """Every lesson in the directory, both languages, checked for consistency."""
+    """Every lesson in the directory, in every language, checked for consistency."""
     files: dict[str, dict[str, LessonFile]] = {}
     for path in sorted(directory.glob("*.md")):
         lesson = parse_lesson_file(path)
@@ -208,27 +234,9 @@ def read_course(directory: Path = CONTENT_DIR) -> list[LessonSource]:
         missing = [lang for lang in LANGUAGES if lang not in by_lang]
         if missing:
             raise LessonFormatError(f"lesson {slug!r} has no {'/'.join(missing)} version")
-        de, en = by_lang["de"], by_lang["en"]
-        for attr in ("position", "rules", "sources"):
-            if getattr(de, attr) != getattr(en, attr):
-                raise LessonFormatError(
-                    f"lesson {slug!r}: {attr} differ between {de.path} and {en.path}"
-                )
-        de_kinds = [e.kind for e in de.examples]
-        en_kinds = [e.kind for e in en.examples]
-        if de_kinds != en_kinds:
-            raise LessonFormatError(
-                f"lesson {slug!r}: live examples differ between languages "
-                f"({de_kinds} vs {en_kinds})"
-            )
-        for de_ex, en_ex in zip(de.examples, en.examples, strict=True):
-            # Both languages must show the same example and claim the same outcome;
-            # only the caption is translated.
-            if _same_example(de_ex) != _same_example(en_ex):
-                raise LessonFormatError(
-                    f"{de.path}:{de_ex.line} and {en.path}:{en_ex.line}: the example's "
-                    "parameters or expect: lines differ between languages (only 'caption' may)"
-                )
+        de = by_lang["de"]
+        for other in (by_lang[lang] for lang in LANGUAGES if lang != "de"):
+            _check_same_lesson(slug, de, other)
         course.append(
             LessonSource(
                 slug=slug, position=de.position, rules=de.rules, sources=de.sources, files=by_lang

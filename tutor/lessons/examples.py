@@ -595,10 +595,12 @@ def check_expectation(kind: str, data: dict[str, Any], expectation: Expectation)
 # -- prose next to an example ----------------------------------------------------------
 
 # "Team 1 (players 1 and 3)" names a team; the parenthesis only describes it.
-_TEAM_GLOSS = re.compile(r"\((?:players?|Spieler)\s+[1-4]\s+(?:and|und)\s+[1-4]\)")
-_TEAM_MENTION = re.compile(r"\b(?:Team|team|Teams|teams)\s+([12])\b")
+# In French: "l'équipe 1 (joueurs 1 et 3)", "le joueur 2", "les joueurs 2 et 4".
+_TEAM_GLOSS = re.compile(r"\((?:players?|Spieler|joueurs?)\s+[1-4]\s+(?:and|und|et)\s+[1-4]\)")
+_TEAM_MENTION = re.compile(r"\b(?:Team|team|Teams|teams|[ÉéE]quipes?)\s+([12])\b")
 _PLAYER_MENTION = re.compile(
-    r"\b(?:[Pp]layers?|Spieler[ns]?)\s+([1-4])(?:\s*(?:,|and|und|or|oder)\s*([1-4]))?\b"
+    r"\b(?:[Pp]layers?|Spieler[ns]?|[Jj]oueurs?)\s+([1-4])"
+    r"(?:\s*(?:,|and|und|et|or|oder|ou)\s*([1-4]))?\b"
 )
 
 
@@ -800,13 +802,26 @@ def check_prose(lesson: LessonFile, evaluated: dict[int, Evaluated] | None = Non
 
 # What a sentence says a team writes, in the words the lessons use; each claim is
 # checked against the Weis, Stöck or whole-round examples beside it.
-_TEAM_N = r"Team ([12]) (?:\((?:players|Spieler) [1-4] (?:and|und) [1-4]\) )?"
-_NO_WEIS = r"(?:writes (?:no Weis|nothing)|schreibt (?:keinen Weis|nichts))"
+_TEAM_N = (
+    r"(?:Team|[Ll]'[ÉéE]quipe) ([12])\s+"
+    r"(?:\((?:players|Spieler|joueurs) [1-4] (?:and|und|et) [1-4]\)\s+)?"
+)
+_NO_WEIS = (
+    r"(?:writes\s+(?:no\s+Weis|nothing)|schreibt\s+(?:keinen\s+Weis|nichts)"
+    r"|ne\s+marque\s+(?:rien|aucune\s+annonce))"
+)
 _CLAIMS = (
     ("no_weis", re.compile(_TEAM_N + _NO_WEIS)),
-    ("no_stoeck", re.compile(_TEAM_N + r"(?:writes no Stöck|schreibt keine Stöck)")),
-    ("stoeck", re.compile(_TEAM_N + r"(?:writes the (?:20|Stöck)|schreibt die (?:20|Stöck))")),
-    ("points", re.compile(_TEAM_N + r"(?:writes|schreibt) (?:its |the |die )?(\d+)(?! ×)")),
+    ("no_stoeck", re.compile(
+        _TEAM_N + r"(?:writes\s+no\s+Stöck|schreibt\s+keine\s+Stöck|ne\s+marque\s+pas\s+de\s+stöck)"
+    )),
+    ("stoeck", re.compile(
+        _TEAM_N + r"(?:writes\s+the\s+(?:20|Stöck)|schreibt\s+die\s+(?:20|Stöck)"
+        r"|marque\s+(?:le\s+stöck|les\s+20))"
+    )),
+    ("points", re.compile(
+        _TEAM_N + r"(?:writes|schreibt|marque)\s+(?:(?:its|the|die|ses|les)\s+)?(\d+)(?!\s*×)"
+    )),
 )  # fmt: skip
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.db.models import Prefetch
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, get_language_info
 
 from tutor.accounts.models import User
 from tutor.core.glossary import glossary
@@ -153,6 +153,16 @@ class NotUsed:
 
 
 @dataclass(frozen=True)
+class OtherTerm:
+    """The term in the site's other languages that write it alike: "Deutsch, English:
+    Puur" on the French page. ``lang`` (the first of them) marks the word's language."""
+
+    lang: str
+    names: str  # the languages' own names, "Deutsch, English"
+    term: str
+
+
+@dataclass(frozen=True)
 class GlossaryEntry:
     id: str
     term: str
@@ -160,7 +170,7 @@ class GlossaryEntry:
     rules: tuple[GlossaryRule, ...]
     lesson_title: str  # the lesson that teaches it ("" if none does yet)
     lesson_url: str
-    other_terms: tuple[tuple[str, str], ...]  # (language code, term) of the other languages
+    other_terms: tuple[OtherTerm, ...]  # the other languages' terms that differ from this one
     decision: str
     not_used: tuple[NotUsed, ...]
 
@@ -169,6 +179,19 @@ def _sort_key(term: str) -> str:
     """Alphabetical as people read it: case, umlauts and accents ignored."""
     decomposed = unicodedata.normalize("NFKD", term.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _other_terms(terms: dict[str, str], language: str) -> tuple[OtherTerm, ...]:
+    """The terms of the languages other than ``language`` that differ from its term,
+    languages with the same term together, in the glossary's order of languages."""
+    same: dict[str, list[str]] = {}
+    for lang, term in terms.items():
+        if lang != language and term != terms[language]:
+            same.setdefault(term, []).append(lang)
+    return tuple(
+        OtherTerm(langs[0], ", ".join(str(get_language_info(c)["name_local"]) for c in langs), term)
+        for term, langs in same.items()
+    )
 
 
 def glossary_entries(language: str) -> list[GlossaryEntry]:
@@ -190,10 +213,8 @@ def glossary_entries(language: str) -> list[GlossaryEntry]:
                 ),
                 lesson_title=titles.get(link.slug, "") if link else "",
                 lesson_url=link.url if link else "",
-                other_terms=tuple(
-                    (lang, concept.term(lang))
-                    for lang in glossary().languages
-                    if lang != language and concept.term(lang) != concept.term(language)
+                other_terms=_other_terms(
+                    {lang: concept.term(lang) for lang in glossary().languages}, language
                 ),
                 decision=concept.decision.get(language, ""),
                 not_used=tuple(

@@ -79,7 +79,7 @@ from .presenters import (
 )
 from .services import unsaved_question
 
-LANGS = ("de", "en")
+LANGS = ("de", "en", "fr")
 
 
 @dataclass(frozen=True)
@@ -647,16 +647,29 @@ def _decides(q: Question, rules: RuleSet, other: RuleSet, field: str, answer: st
 
 # -- the text ----------------------------------------------------------------------------
 
-TRUMP_WORDS = re.compile(r"trump|trümpf|\bpuur|\bnell\b|\bstech|gestochen", re.IGNORECASE)
-NO_TRUMP = re.compile(r"\b(?:no|without) trump|\bkein(?:e|en)? trumpf|\bohne trumpf", re.IGNORECASE)
+TRUMP_WORDS = re.compile(
+    r"trump|trümpf|\bpuur|\bnell\b|\bstech|gestochen|\batouts?\b|\bbour\b|\bnells\b"
+    r"|\b(?:sur|sous-)?coup(?:e|er|é|ait|erait)\b",
+    re.IGNORECASE,
+)
+NO_TRUMP = re.compile(
+    r"\b(?:no|without) trump|\bkein(?:e|en)? trumpf|\bohne trumpf|\bsans atout"
+    r"|\bpas d'atout|\baucun atout|\bpas de couleur d'atout|\bsans couleur d'atout",
+    re.IGNORECASE,
+)
 # W-DE's name of the meld of four 9s, "vier Nell", holds in every contract (lesson 10),
 # so a meld's name is not a trump word; nor is the name of Step 4 of the ladder.
-MELD_NAMES = re.compile(r"\b(?:four|vier) Nell\b")
+MELD_NAMES = re.compile(r"\b(?:four|vier|quatre) [Nn]ells?\b|\bcarré de nells?\b")
 # Words of the glossary's "never": one word per concept (common brief).
 WRONG_WORDS = {
     "en": re.compile(r"\bdeals?\b|\bpreset\b|(?<!and )\bStöck (?:are|count|were)\b"),
     "de": re.compile(
         r"Regelsatz|\bbedien\w*|Farbe bekennen|\bstech\w*|gestochen|vorgesagt|\bPartei\w*"
+    ),
+    # the glossary's French bans that a generated sentence could fall into
+    "fr": re.compile(
+        r"\blevées?\b|\bcombinaisons?\b|\bmanches?\b|\bmultiplicateurs?\b|\bcamps?\b"
+        r"|\bvalet d'atout\b|\bdix de der\b|\bannonc\w+ (?:le|du) stöck"
     ),
 }
 RULE_REF = re.compile(r"\bR(\d+\.\d+[a-z]?)\b")
@@ -664,31 +677,44 @@ TRUMP_ONLY_RULES = frozenset(
     {"1.3", "3.2", "3.3", "3.4", "4.1", "6.2", "6.3", "6.4", "6.4a", "6.5"}
 )
 CONTRACT_RULES = {"4.2": "obenabe", "4.3": "undenufe"}
-PLAYER = re.compile(r"\b(?:Player|Spieler|player|spieler) (\d+)")
-TEAM = re.compile(r"\b(?:Team|team) (\d+)")
-TEAM_PLAYERS = re.compile(r"\bTeam (\d+) \((?:players|Spieler) (\d+) (?:and|und) (\d+)\)")
+PLAYER = re.compile(r"\b(?:Player|Spieler|player|spieler|Joueur|joueur) (\d+)")
+TEAM = re.compile(r"\b(?:Team|team|[ÉéE]quipe) (\d+)")
+TEAM_PLAYERS = re.compile(
+    r"\b(?:Team|[ÉéE]quipe) (\d+) \((?:players|Spieler|joueurs) (\d+) (?:and|und|et) (\d+)\)"
+)
 LOWER_NAME = re.compile(r"\b(?:player|team|step) \d")  # English names are capitalised
 # "(79 + 5) × 2 = 168": a sum in brackets times a factor (the Jasstafel's tricks block)
 GROUPED_PRODUCT = re.compile(r"\(\s*(\d+(?:\s*\+\s*\d+)+)\s*\)\s*[×x]\s*(\d+)\s*=\s*(\d+)")
 SUM = re.compile(r"(?<![\d+])(\d+)((?:[ \t]*\+[ \t]*\d+)+)[ \t]*=[ \t]*(\d+)")
 PRODUCT = re.compile(
-    r"(\d+)(?: points| Punkte)?[ \t]*×[ \t]*(?:factor |Faktor )?(\d+)[ \t]*=[ \t]*(\d+)"
+    r"(\d+)(?: points| Punkte)?[ \t]*×[ \t]*(?:factor |Faktor |facteur )?(\d+)[ \t]*=[ \t]*(\d+)"
 )
-FACTOR = re.compile(r"\b(?:factor|Faktor) (\d+)")
+FACTOR = re.compile(r"\b(?:factor|Faktor|facteur) (\d+)")
 HOLDS = {
     "en": re.compile(r"(Player \d)(?: \(Vorhand\))? (?:holds|was dealt) ([^.;:]+)"),
     "de": re.compile(r"(Spieler \d)(?: \(Vorhand\))? (?:hält|erhielt) ([^.;:]+)"),
+    "fr": re.compile(r"(Joueur \d)(?: \(avant-main\))? (?:tient|a reçu) ([^.;:]+)"),
 }
-DEALT_WORD = {"en": " to Player ", "de": " an Spieler "}
-HOLD_WORDS = {"en": re.compile(r"holds|was dealt"), "de": re.compile(r"hält|erhielt")}
-DEALT_TO = {"en": "{card} to (Player \\d)", "de": "{card} an (Spieler \\d)"}
+DEALT_WORD = {"en": " to Player ", "de": " an Spieler ", "fr": " à Joueur "}
+HOLD_WORDS = {
+    "en": re.compile(r"holds|was dealt"),
+    "de": re.compile(r"hält|erhielt"),
+    "fr": re.compile(r"tient|a reçu"),
+}
+DEALT_TO = {
+    "en": "{card} to (Player \\d)",
+    "de": "{card} an (Spieler \\d)",
+    "fr": "{card} à (Joueur \\d)",
+}
 GENERIC_PAIR = {
     "en": re.compile(r"king and (?:the )?Ober of trump", re.IGNORECASE),
     "de": re.compile(r"König und Ober im Trumpf"),
+    "fr": re.compile(r"roi et (?:la )?dame d'atout"),
 }
 TRUMP_SUIT = {
     "en": re.compile(r"\btrump suit is (\w+)|\btrump suit \((\w+)\)"),
     "de": re.compile(r"\bTrumpffarbe ist (\w+)|\bTrumpffarbe \((\w+)\)|\bTrumpf (\w+)\b"),
+    "fr": re.compile(r"\bcouleur d'atout est (\w+)|\bcouleur d'atout \((\w+)\)|\b[Aa]tout (\w+)\b"),
 }
 
 

@@ -263,6 +263,30 @@ _RANK_FROM = {
         "K": "to the king",
         "A": "to the ace",
     },
+    # «Suite de cinq cartes jusqu'à la dame», as the French lesson 14 glosses
+    # "Fünfblatt vom Ober".
+    ("fr", "swiss"): {
+        "6": "jusqu'au six",
+        "7": "jusqu'au sept",
+        "8": "jusqu'au huit",
+        "9": "jusqu'au nell",
+        "10": "jusqu'à la bannière",
+        "J": "jusqu'à l'under",
+        "Q": "jusqu'à l'ober",
+        "K": "jusqu'au roi",
+        "A": "jusqu'à l'as",
+    },
+    ("fr", "french"): {
+        "6": "jusqu'au six",
+        "7": "jusqu'au sept",
+        "8": "jusqu'au huit",
+        "9": "jusqu'au nell",
+        "10": "jusqu'au dix",
+        "J": "jusqu'au valet",
+        "Q": "jusqu'à la dame",
+        "K": "jusqu'au roi",
+        "A": "jusqu'à l'as",
+    },
 }
 
 

@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from rules_core import Suit, suit_name
 from tutor.core.cards import card_view
 from tutor.core.context_processors import current_deck
 
@@ -101,3 +102,14 @@ def hand_html(
     )
     label_attr = f' aria-label="{escape(label)}"' if label else ""
     return mark_safe(f'<ul class="hand"{label_attr}>{items}</ul>')  # noqa: S308 - escaped
+
+
+@register.simple_tag
+def suit_pairs() -> str:
+    """The two decks' suits side by side, as the footer's deck switch explains them:
+    "Schellen = Ecken, Rosen = Herz, ..." in the page's language (the usual pairing,
+    which the site uses; Swisslos pairs them by factor, see the glossary's «factor»)."""
+    lang = _lang()
+    return ", ".join(
+        f"{suit_name(suit, lang, 'swiss')} = {suit_name(suit, lang, 'french')}" for suit in Suit
+    )

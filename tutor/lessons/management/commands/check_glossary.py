@@ -1,11 +1,12 @@
 """``python manage.py check_glossary``: banned words in the translations and lessons.
 
-Lists every word ``tutor/core/glossary.toml`` bans, as ``file:line``, in the German
-catalogue (its msgstrs, and its msgids: the site's English) and in the lesson files,
-with the concept and the term to use. The rendered pages are checked by
-``tests/tutor/test_glossary.py``. ``--quotations DIR`` prints the ``[[quotation]]``
-entries for the rule documents in DIR (``../shared/seeds``), to paste into the
-glossary after its banned words change.
+Lists every word ``tutor/core/glossary.toml`` bans, as ``file:line``, in every
+catalogue under ``LOCALE_PATHS`` (German and French: each msgstr in its catalogue's
+language, and the msgids, the site's English) and in the lesson files (each
+``NN-slug.LANG.md`` in its language), with the concept and the term to use. The
+rendered pages are checked by ``tests/tutor/test_glossary.py``. ``--quotations DIR``
+prints the ``[[quotation]]`` entries for the rule documents in DIR
+(``../shared/seeds``), to paste into the glossary after its banned words change.
 """
 
 from __future__ import annotations
