@@ -226,6 +226,16 @@ def test_r1_2_every_french_name_parses_back_in_a_list_of_cards(deck):
     assert parse_cards(" ".join(names)) == DECK  # "de" keeps each three-word name together
 
 
+def test_r1_2_french_card_names_say_de_as_no_french_suit_starts_with_a_vowel():
+    """card_name writes «<rang> de <couleur>»; a suit starting with a vowel would need «d'»."""
+    import unicodedata
+
+    for deck in ("swiss", "french"):
+        for suit in Suit:
+            first = unicodedata.normalize("NFD", suit_name(suit, "fr", deck))[0].lower()
+            assert first not in "aeiouy", (deck, suit)
+
+
 def test_r1_3_puur_and_nell_are_the_trump_under_and_nine():
     assert trump_name("HJ", Contract.H) == "Puur"
     assert trump_name("H9", "H") == "Nell"

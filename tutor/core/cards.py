@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules_core import Card, card_name
-
-LANGS = ("de", "en", "fr")
+from rules_core.cards import LANGS
 
 # The corner index. Swiss-German cards show U/O for Under/Ober in every language (the
 # French names are «under», «ober» too) and K, A as in the other languages;

@@ -43,35 +43,29 @@ def left_class(quiz: Quiz) -> bool:
     )
 
 
-# Compiled once (see tutor.core.prepared): the learner cycle asks for it twice, and
-# compiling this join cost ten times what running it does.
-_QUESTION = PreparedQuery(
-    lambda quiz_id, learner_id, position: (
-        QuizQuestion.objects.select_related("quiz", "quiz__assignment")
-        .exclude(quiz__source=Quiz.Source.LESSON)
-        .filter(quiz_id=quiz_id, quiz__learner_id=learner_id, position=position)
-    ),
-    quiz_id=int,
-    learner_id=int,
-    position=int,
-)
-
-
 def _unsettled_of(learner_id: int | OuterRef) -> QuerySet[QuizQuestion]:
     return QuizQuestion.objects.filter(
         quiz__learner_id=learner_id, answered_at__isnull=False, skill_recorded_at__isnull=True
     )
 
 
+def _question_rows(quiz_id: int, learner_id: int, position: int) -> QuerySet[QuizQuestion]:
+    return (
+        QuizQuestion.objects.select_related("quiz", "quiz__assignment")
+        .exclude(quiz__source=Quiz.Source.LESSON)
+        .filter(quiz_id=quiz_id, quiz__learner_id=learner_id, position=position)
+    )
+
+
+# Compiled once (see tutor.core.prepared): the learner cycle asks for it twice, and
+# compiling this join cost ten times what running it does.
+_QUESTION = PreparedQuery(_question_rows, quiz_id=int, learner_id=int, position=int)
 # The question to answer: the same, and whether any of the learner's answers waits to
 # move mastery (services.answer settles those first). Asked in the same query, it
 # spares the answer a statement of its own (issue 24).
 _QUESTION_TO_ANSWER = PreparedQuery(
-    lambda quiz_id, learner_id, position: (
-        QuizQuestion.objects.select_related("quiz", "quiz__assignment")
-        .annotate(answers_waiting=Exists(_unsettled_of(OuterRef("quiz__learner_id"))))
-        .exclude(quiz__source=Quiz.Source.LESSON)
-        .filter(quiz_id=quiz_id, quiz__learner_id=learner_id, position=position)
+    lambda quiz_id, learner_id, position: _question_rows(quiz_id, learner_id, position).annotate(
+        answers_waiting=Exists(_unsettled_of(OuterRef("quiz__learner_id")))
     ),
     quiz_id=int,
     learner_id=int,
