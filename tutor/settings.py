@@ -125,7 +125,10 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "jinja_templates"],
         "APP_DIRS": False,
-        "OPTIONS": {"environment": "tutor.core.jinja.environment"},
+        "OPTIONS": {
+            "environment": "tutor.core.jinja.environment",
+            "context_processors": ["tutor.core.jinja.bound_translations"],
+        },
     },
 ]
 

@@ -24,11 +24,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
+from django.http import HttpRequest
 from django.template import engines
 from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.text import capfirst
+from django.utils.translation import trans_real
 from jinja2 import Environment, Template, pass_context
+from jinja2.ext import _make_new_gettext, _make_new_ngettext
 from jinja2.runtime import Context
 from markupsafe import Markup
 
@@ -213,6 +216,25 @@ def messages_module(env: Environment) -> str:
 
 def _literal(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def bound_translations(request: HttpRequest) -> dict[str, Any]:
+    """A context processor of the Jinja2 engine: ``gettext`` and ``ngettext`` bound to
+    the active language's catalogue for one render.
+
+    The i18n extension's ``_()`` looks ``gettext`` up in the render's context before the
+    environment's globals, so a template's texts are read straight from the catalogue
+    found once here; Django's ``gettext`` finds the active catalogue again on every call
+    (about 2 µs, some thirty times a table move: issue 24). Macros kept by ``imported``
+    render in their own context and keep the globals, which give the same texts. The
+    wrappers are the i18n extension's own ("newstyle": autoescape and ``%`` formatting as
+    the globals do).
+    """
+    catalogue = trans_real.catalog()
+    return {
+        "gettext": _make_new_gettext(catalogue.gettext),
+        "ngettext": _make_new_ngettext(catalogue.ngettext),
+    }
 
 
 def environment(**options: Any) -> Environment:
