@@ -51,6 +51,7 @@ DECKS = ("swiss", "french")
 MAX_NAME = 250  # Moodle's question name column holds 255 characters
 MAX_IDNUMBER = 100  # and its idnumber 100
 
+
 def escape(text: str) -> str:
     """Text as HTML content: only ``& < >`` escaped, so an apostrophe stays one in
     Moodle's editor."""
