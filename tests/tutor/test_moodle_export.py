@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from rules_core import Card
 from teaching.generators import KINDS, generate, recompute
@@ -205,7 +206,8 @@ def test_the_question_text_is_the_site_s_stem(lang):
         exported = export_question(q, 1, lang, "swiss")
         rendered = render(q, lang, "swiss", site)
         for part in ("rule-set", "title", "body"):
-            assert self_contained(rendered.html[part]) == exported.parts[part]
+            with translation.override(lang):
+                assert self_contained(rendered.html[part]) == exported.parts[part]
             assert exported.parts[part].strip() in exported.text
         assert [c.text for c in exported.choices] != []
         assert sorted(c.text for c in exported.choices) == sorted(rendered.text["choices"])
@@ -440,3 +442,20 @@ def test_the_file_is_the_same_bytes_for_the_same_spec_and_day():
     first = moodle_file(spec(question_count=3), day)
     assert moodle_file(spec(question_count=3), day) == first
     assert first.filename == "jass-stoeck-weis_value-2026-12-05.xml"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_word_of_a_question_is_in_the_language_chosen(lang):
+    """Also what Moodle shows after any right or wrong answer (the combined feedback),
+    and the colon after a player's name in a trick (spaced in French)."""
+    with translation.override(lang):
+        right, wrong = _("Right!"), _("Not quite.")
+    with translation.override("en" if lang != "en" else "de"):
+        (element,) = multichoices(a_set([generate("trick", 0, "default")], lang))
+    assert right in element.findtext("correctfeedback/text")
+    assert wrong in element.findtext("incorrectfeedback/text")
+    seat = re.search(
+        r'<span class="timeline-seat">([^<]*)</span>', element.findtext("questiontext/text")
+    )
+    assert seat[1].endswith(" :" if lang == "fr" else ":")
+    assert not seat[1].endswith("  :")

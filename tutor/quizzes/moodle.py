@@ -79,10 +79,12 @@ _BLANK_LINES = re.compile(r"\n\s*\n+")
 def self_contained(html: str) -> str:
     """``html`` of the site without anything that points at the site: each card as its
     name (a highlighted card as its name and «highlighted», in bold), each hand as one
-    line of names, each rule link as its ID in brackets."""
+    line of names, each rule link as its ID in brackets. Call it in the language of
+    ``html``: the colon after a player's name is spaced in French."""
     html = _CARD.sub(_card_text, html)
     html = _HAND.sub(_hand_text, html)
-    html = _SEAT.sub(r"\1:</span>", html)
+    colon = " :" if (translation.get_language() or "")[:2] == "fr" else ":"
+    html = _SEAT.sub(rf"\1{colon}</span>", html)
     html = _RULE_LINK.sub(lambda m: f' <span class="rule-ref">({m.group(1)})</span>', html)
     html = _SITE_ATTRIBUTES.sub("", html)
     return _BLANK_LINES.sub("\n", html).strip()
@@ -235,7 +237,7 @@ def export_question(question: Question, number: int, lang: str, deck: str) -> Ex
             )
             for c in ordered
         )
-        name = f"{number:02d} {before.skill_label}: {_plain(title)}"
+        name = f"{number:02d} {before.skill_label} – {_plain(title)}"
     return ExportedQuestion(
         question=question,
         name=name[:MAX_NAME],
@@ -354,7 +356,11 @@ def moodle_xml(questions: Sequence[Question], moodle_set: MoodleSet) -> bytes:
         "    <idnumber></idnumber>\n",
         "  </question>\n",
     ]
-    parts += [_question_xml(q) for q in exported(questions, moodle_set.lang, moodle_set.deck)]
+    with translation.override(moodle_set.lang):  # the combined feedbacks' words
+        questions_xml = [
+            _question_xml(q) for q in exported(questions, moodle_set.lang, moodle_set.deck)
+        ]
+    parts += questions_xml
     parts.append("</quiz>\n")
     return "".join(parts).encode("utf-8")
 
