@@ -459,3 +459,18 @@ def test_every_word_of_a_question_is_in_the_language_chosen(lang):
     )
     assert seat[1].endswith(" :" if lang == "fr" else ":")
     assert not seat[1].endswith("  :")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_and_the_file_use_the_glossary_s_words(teacher, lang):
+    """The glossary's banned words (tutor/core/glossary.toml), as test_glossary checks
+    the site's pages: in the form page and in everything the file says."""
+    from tests.tutor.test_glossary import assert_clean, check_pages, page_text, problems
+
+    client = login(teacher)
+    found = check_pages(client, [URL], lang)
+    response = client.get(URL, {**FORM, "kinds": list(KINDS), "lang": lang, "question_count": "45"})
+    for text in every_html(parse(response.content)):
+        found += problems("export", page_text(text, lang), lang)
+    assert_clean(found)
