@@ -21,12 +21,12 @@ from django.utils.translation import gettext as _
 from rules_core import RuleSet
 from teaching.generators import Question, generate
 from tutor.core import explain as ex
-from tutor.lessons.models import LessonText
 from tutor.lessons.questions import QuestionPlan, plan_for
 from tutor.quizzes.models import Skill
 from tutor.quizzes.moodle import DECKS, LANGS, MoodleSet, moodle_xml
 
 from .csv_export import ascii_filename
+from .selectors import lesson_title
 
 MAX_EXPORT_QUESTIONS = 100
 MAX_SEED = 2**31 - 1
@@ -129,8 +129,7 @@ def set_name(spec: MoodleExportSpec) -> str:
     set lands in the same category)."""
     with translation.override(spec.lang):
         if spec.lesson:
-            text = LessonText.objects.filter(lesson__slug=spec.lesson, language=spec.lang).first()
-            what = text.title if text else spec.lesson
+            what = lesson_title(spec.lesson, spec.lang) or spec.lesson
             rule_set = ""
         else:
             what = ", ".join(str(Skill(k).label) for k in dict.fromkeys(spec.kinds))
