@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from copy import copy
 from dataclasses import dataclass
 from html import escape as _escape
+from html import unescape
 from typing import Any
 
 from django.utils import translation
@@ -251,7 +252,7 @@ def export_question(question: Question, number: int, lang: str, deck: str) -> Ex
 
 
 def _plain(html: str) -> str:
-    return _strip(re.sub(r"<[^>]*>", "", html)).replace("&amp;", "&")
+    return _strip(unescape(re.sub(r"<[^>]*>", "", html)))
 
 
 def _choice_text(question: Question, key: str, deck: str) -> str:
@@ -283,10 +284,9 @@ def _cdata(text: str) -> str:
     return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
 
 
-def _text(tag: str, text: str, *, html: bool = True, indent: str = "    ") -> str:
-    attribute = ' format="html"' if html else ""
-    body = _cdata(text) if html else escape(text)
-    return f"{indent}<{tag}{attribute}>\n{indent}  <text>{body}</text>\n{indent}</{tag}>\n"
+def _text(tag: str, html: str) -> str:
+    """An element of Moodle's text fields: HTML in a CDATA section."""
+    return f'    <{tag} format="html">\n      <text>{_cdata(html)}</text>\n    </{tag}>\n'
 
 
 def category_path(set_name: str) -> str:
