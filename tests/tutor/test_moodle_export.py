@@ -33,6 +33,7 @@ from tutor.quizzes.moodle import (
     moodle_templates,
     moodle_xml,
     self_contained,
+    verdict_of,
 )
 from tutor.quizzes.presenters import choice_label, feedback_mistake
 from tutor.quizzes.stem_check import check_question, default_templates, render
@@ -474,3 +475,30 @@ def test_the_page_and_the_file_use_the_glossary_s_words(teacher, lang):
     for text in every_html(parse(response.content)):
         found += problems("export", page_text(text, lang), lang)
     assert_clean(found)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_answer_s_feedback_gives_the_engine_s_verdict(kind):
+    """The verdict sentences of the explanation, or where a kind has none the deciding
+    step of the ladder, the verdict on each card or the table of points."""
+    for seed in range(12):
+        exported = export_question(generate(kind, seed, "default"), 1, "en", "swiss")
+        verdict = verdict_of(exported.parts["solution"])
+        assert verdict, (kind, seed)
+        for choice in exported.choices:
+            assert verdict in choice.feedback
+
+
+def test_the_deciding_step_is_the_verdict_of_a_ladder():
+    solution = export_question(generate("ladder_step", 3, "default"), 1, "en", "swiss")
+    verdict = verdict_of(solution.parts["solution"])
+    assert verdict.startswith('<p class="verdict"><strong>Step 2: number of cards</strong> – ')
+    assert "Step 1" not in verdict and "(R5.5)" in verdict
+
+
+def test_a_card_beside_its_name_is_named_once():
+    html = (
+        '<td><span class="card suit-S" role="img" aria-label="Ober of shields" title="x">'
+        "<svg></svg></span> Ober of shields</td>"
+    )
+    assert self_contained(html) == "<td>Ober of shields</td>"

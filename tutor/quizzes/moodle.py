@@ -66,6 +66,8 @@ _CARD = re.compile(
     r'<span class="card[^"]*" role="img" aria-label="([^"]*)"[^>]*>\s*<svg\b.*?</svg>\s*</span>',
     re.DOTALL,
 )
+# A card drawn beside its name (a table of card points): the name once is enough.
+_NAMED_TWICE = re.compile(r'\s*<span class="card">([^<]*)</span>\s+\1(?=<)')
 _HAND = re.compile(r'<ul class="hand"[^>]*>(.*?)</ul>', re.DOTALL)
 _HAND_ITEM = re.compile(r"<li>(.*?)</li>", re.DOTALL)
 # A player's name before the card they played (a timeline, a trick): on the site the
@@ -84,6 +86,7 @@ def self_contained(html: str) -> str:
     ``html``: the colon after a player's name is spaced in French."""
     html = _CARD.sub(_card_text, html)
     html = _HAND.sub(_hand_text, html)
+    html = _NAMED_TWICE.sub(r"\1", html)
     colon = " :" if (translation.get_language() or "")[:2] == "fr" else ":"
     html = _SEAT.sub(rf"\1{colon}</span>", html)
     html = _RULE_LINK.sub(lambda m: f' <span class="rule-ref">({m.group(1)})</span>', html)
@@ -188,7 +191,32 @@ def _ordered_choices(question: Question) -> tuple[list[Mapping[str, Any]], bool]
     return [c for _k, c in sorted(zip(keys, question.choices, strict=True))], False
 
 
+# The engine's verdict in the explanation, for each answer's feedback: the verdict
+# sentences where the kind has them, else the deciding step of the ladder, the verdict
+# on each card (which may be played) or the table of points (a trick's worth).
 _VERDICT = re.compile(r'<p class="[^"]*\bverdict\b[^"]*">.*?</p>', re.DOTALL)
+_DECIDING_STEP = re.compile(
+    r'<li class="ladder-step ladder-step--decides">\s*<span class="ladder-name">(.*?)</span>'
+    r'.*?<span class="ladder-text">(.*?)</li>',
+    re.DOTALL,
+)
+_SHORT_EXPLANATIONS = (
+    re.compile(r'<ul class="verdicts">.*?</ul>', re.DOTALL),
+    re.compile(r'<table class="data points-table">.*?</table>', re.DOTALL),
+)
+
+
+def verdict_of(solution: str) -> str:
+    """The engine's verdict in a question's self-contained explanation (HTML)."""
+    if found := _VERDICT.findall(solution):
+        return "\n".join(found)
+    if step := _DECIDING_STEP.search(solution):
+        text = step.group(2).replace("</span>", "", 1)
+        return f'<p class="verdict"><strong>{step.group(1)}</strong> – {_strip(text)}</p>'
+    for pattern in _SHORT_EXPLANATIONS:
+        if match := pattern.search(solution):
+            return match.group(0)
+    return ""
 
 
 def _strip(html: str) -> str:
@@ -229,7 +257,7 @@ def export_question(question: Question, number: int, lang: str, deck: str) -> Ex
         ).strip()
         ordered, shuffle = _ordered_choices(question)
         right_text = _choice_text(question, question.answer, deck)
-        verdicts = "\n".join(_VERDICT.findall(parts["solution"]))
+        verdicts = verdict_of(parts["solution"])
         choices = tuple(
             ExportChoice(
                 text=_choice_text(question, c["key"], deck),
@@ -379,4 +407,5 @@ __all__ = [
     "moodle_templates",
     "moodle_xml",
     "self_contained",
+    "verdict_of",
 ]
