@@ -66,6 +66,12 @@ _CARD = re.compile(
     r'<span class="card[^"]*" role="img" aria-label="([^"]*)"[^>]*>\s*<svg\b.*?</svg>\s*</span>',
     re.DOTALL,
 )
+# A step of the ladder: its name (and «decides») and its sentence, which the site's
+# stylesheet sets apart, joined by a dash.
+_LADDER_STEP = re.compile(
+    r'(<span class="ladder-name">[^<]*</span>)(\s*<strong class="decides-badge">[^<]*</strong>)?'
+    r'\s*(<span class="ladder-text">)'
+)
 # A card drawn beside its name (a table of card points): the name once is enough.
 _NAMED_TWICE = re.compile(r'\s*<span class="card">([^<]*)</span>\s+\1(?=<)')
 _HAND = re.compile(r'<ul class="hand"[^>]*>(.*?)</ul>', re.DOTALL)
@@ -87,6 +93,7 @@ def self_contained(html: str) -> str:
     html = _CARD.sub(_card_text, html)
     html = _HAND.sub(_hand_text, html)
     html = _NAMED_TWICE.sub(r"\1", html)
+    html = _LADDER_STEP.sub(r"\1\2 – \3", html)
     colon = " :" if (translation.get_language() or "")[:2] == "fr" else ":"
     html = _SEAT.sub(rf"\1{colon}</span>", html)
     html = _RULE_LINK.sub(lambda m: f' <span class="rule-ref">({m.group(1)})</span>', html)
