@@ -71,11 +71,11 @@ def csv_text(header: Sequence[Cell], rows: Iterable[Sequence[Cell]]) -> str:
     return BOM + buffer.getvalue()
 
 
-def ascii_filename(*parts: str, fallback: str = "export") -> str:
+def ascii_filename(*parts: str, fallback: str = "export", ext: str = "csv") -> str:
     """'Klasse 6b', 'Stöck üben' -> 'klasse-6b_stock-uben.csv' (ASCII only)."""
     slugs = [slugify(part) for part in parts]
     stem = "_".join(s for s in slugs if s) or fallback
-    return f"{stem[:120]}.csv"
+    return f"{stem[:120]}.{ext}"
 
 
 def csv_response(

@@ -4,18 +4,24 @@ from datetime import timedelta
 from typing import Any, cast
 
 from django import forms
+from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from tutor.accounts.forms import SignupForm
 from tutor.accounts.validators import clean_display_name
+from tutor.core.decks import Deck
 from tutor.core.explain import preset_choices
+from tutor.lessons.questions import plan_for
+from tutor.lessons.selectors import course
 from tutor.quizzes.models import Skill
 from tutor.quizzes.services import MAX_QUESTIONS
 from tutor.table.models import Focus
 
 from .assignments import AssignmentSpec
 from .models import MAX_TABLE_ROUNDS, Assignment, SchoolClass
+from .moodle_export import MAX_EXPORT_QUESTIONS, MAX_SEED, MoodleExportSpec
 from .services import normalise_join_code
 
 
@@ -257,3 +263,68 @@ class LearnerSignupForm(SignupForm):
                 _("No class has this join code. Check it with your teacher.")
             )
         return code
+
+
+class MoodleExportForm(forms.Form):
+    """Questions for Moodle's own quiz: question kinds under a rule set, or a lesson's
+    questions; how many, in which language and deck, and the set number (the seed) that
+    makes the same file again. Sent by GET: nothing is stored."""
+
+    lesson = forms.ChoiceField(
+        label=_("Questions of a lesson"),
+        required=False,
+        help_text=_(
+            "Aimed at the rules that lesson teaches, in its rule sets; the question "
+            "kinds and the rule set below are then not used."
+        ),
+    )
+    kinds = question_kinds_field()
+    rules_preset = forms.ChoiceField(label=_("Rule set"), initial="default")
+    question_count = forms.IntegerField(
+        label=_("Number of questions"),
+        min_value=1,
+        max_value=MAX_EXPORT_QUESTIONS,
+        initial=20,
+    )
+    lang = forms.ChoiceField(label=_("Language of the questions"), choices=settings.LANGUAGES)
+    deck = forms.ChoiceField(label=_("Deck"), choices=Deck.choices)
+    seed = forms.IntegerField(
+        label=_("Set number"),
+        min_value=0,
+        max_value=MAX_SEED,
+        help_text=_(
+            "The same number with the same choices gives the same questions again; "
+            "keep it to download the same set later."
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["rules_preset"]).choices = preset_choices()
+        language = (get_language() or "de")[:2]
+        cast(forms.ChoiceField, self.fields["lesson"]).choices = [
+            ("", _("none: the question kinds below")),
+            *(
+                (entry.lesson.slug, entry.text.title)
+                for entry in course(language, None)
+                if plan_for(entry.lesson.slug).kinds
+            ),
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("lesson") and not data.get("kinds") and "kinds" not in self.errors:
+            self.add_error("kinds", _("Choose at least one question kind, or a lesson."))
+        return data
+
+    def spec(self) -> MoodleExportSpec:
+        d = self.cleaned_data
+        return MoodleExportSpec(
+            kinds=tuple(d["kinds"]),
+            rules_preset=d["rules_preset"],
+            question_count=d["question_count"],
+            lang=d["lang"],
+            deck=d["deck"],
+            seed=d["seed"],
+            lesson=d["lesson"],
+        )

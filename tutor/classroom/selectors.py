@@ -10,6 +10,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from tutor.accounts.models import User
+from tutor.lessons.models import LessonText
 from tutor.quizzes.models import Quiz
 from tutor.table.models import TableRound
 
@@ -202,4 +203,13 @@ def running_live_sessions(learner: User) -> list[LiveSession]:
         .filter(assignment__school_class__memberships__learner=learner)
         .exclude(phase=LiveSession.Phase.FINISHED)
         .order_by("-assignment__opens_at")
+    )
+
+
+def lesson_title(slug: str, language: str) -> str | None:
+    """The title of lesson ``slug`` in ``language`` (None when it has no text there)."""
+    return (
+        LessonText.objects.filter(lesson__slug=slug, language=language)
+        .values_list("title", flat=True)
+        .first()
     )

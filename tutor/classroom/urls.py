@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.teacher_classes, name="teacher_classes"),
     path("mine/", views.my_classes, name="my_classes"),
     path("join/", views.join, name="join_class"),
+    path("moodle/", views.moodle_export, name="moodle_export"),
     path("<id:class_id>/", views.class_detail, name="class_detail"),
     path("<id:class_id>/code/", views.rotate_code, name="rotate_code"),
     path(

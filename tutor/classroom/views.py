@@ -1,24 +1,30 @@
 from __future__ import annotations
 
+import secrets
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import learner_required, teacher_required
 from tutor.core.assignment_policy import Refusal, WorkRefused
+from tutor.core.context_processors import current_deck
 from tutor.quizzes.models import Quiz
 from tutor.quizzes.services import QuizError
 
 from . import assignments
-from .forms import AssignmentForm, ClassForm, JoinForm
+from .forms import AssignmentForm, ClassForm, JoinForm, MoodleExportForm
 from .models import Assignment
+from .moodle_export import MAX_SEED, ExportError, moodle_file
 from .results.access import class_of_teacher
 from .selectors import (
     classes_of_learner,
@@ -177,3 +183,30 @@ def assignment_submit(request: AuthedRequest, quiz_id: int) -> HttpResponse:
 @login_required
 def my_classes(request: AuthedRequest) -> HttpResponse:
     return join(request) if request.user.is_learner else redirect("classroom:teacher_classes")
+
+
+@teacher_required
+def moodle_export(request: AuthedRequest) -> HttpResponse:
+    """Questions for Moodle's own quiz, as a Moodle XML download. A GET form: the page
+    offers a new set number; submitting it downloads the set, and the same number with
+    the same choices downloads the same file again."""
+    if "seed" not in request.GET:
+        form = MoodleExportForm(
+            initial={
+                "seed": secrets.randbelow(MAX_SEED + 1),
+                "lang": (get_language() or "de")[:2],
+                "deck": current_deck(request),
+            }
+        )
+        return render(request, "classroom/moodle_export.html", {"form": form})
+    form = MoodleExportForm(request.GET)
+    if form.is_valid():
+        try:
+            exported = moodle_file(form.spec(), timezone.localdate())
+        except ExportError as error:
+            form.add_error(None, str(error))
+        else:
+            response = HttpResponse(exported.content, content_type="application/xml")
+            response["Content-Disposition"] = f'attachment; filename="{exported.filename}"'
+            return response
+    return render(request, "classroom/moodle_export.html", {"form": form}, status=400)
