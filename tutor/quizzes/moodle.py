@@ -256,11 +256,13 @@ def export_question(question: Question, number: int, lang: str, deck: str) -> Ex
             f'<p class="question-title"><strong>{title}</strong></p>\n'
             f"{contract}\n{parts['body']}"
         )
-        rules = ", ".join(question.rules_tested)
+        # Outside the f-strings: xgettext (makemessages) does not read into them.
+        rules_line = _("Rules: %(rules)s") % {"rules": ", ".join(question.rules_tested)}
+        step_by_step = _("Step by step")
         general = (
-            f"{parts['rule-set-notes']}\n<p><strong>{escape(_('Step by step'))}</strong></p>\n"
+            f"{parts['rule-set-notes']}\n<p><strong>{escape(step_by_step)}</strong></p>\n"
             f"{parts['solution']}\n"
-            f'<p class="rules-tested">{escape(_("Rules: %(rules)s") % {"rules": rules})}</p>'
+            f'<p class="rules-tested">{escape(rules_line)}</p>'
         ).strip()
         ordered, shuffle = _ordered_choices(question)
         right_text = _choice_text(question, question.answer, deck)
