@@ -102,6 +102,9 @@ class LoginInitView(OIDCLoginInitView):
         )
         launch_url = request.build_absolute_uri(reverse("lti:launch"))
         try:
+            # Checked before pylti1p3's cookie page too: an unknown platform learns
+            # nothing but "not registered".
+            oidc_login.validate_oidc_login()
             response: HttpResponse = oidc_login.redirect(launch_url)
         except (LtiException, OIDCException) as error:
             return refused(
