@@ -194,7 +194,9 @@ def platform(
         server.server_close()
 
 
-def login_initiation(client: Client, platform: Platform, **params: str) -> Any:
+def login_initiation(
+    client: Client, platform: Platform, secure: bool = False, **params: str
+) -> Any:
     assert platform.registration is not None
     query = {
         "iss": ISSUER,
@@ -205,12 +207,14 @@ def login_initiation(client: Client, platform: Platform, **params: str) -> Any:
         "lti1p3_new_window": "1",
     }
     query.update(params)
-    return client.get(f"/lti/init/{platform.registration.uuid}/", query)
+    return client.get(f"/lti/init/{platform.registration.uuid}/", query, secure=secure)
 
 
-def start(client: Client, platform: Platform, **params: str) -> tuple[str, str]:
+def start(
+    client: Client, platform: Platform, secure: bool = False, **params: str
+) -> tuple[str, str]:
     """The login initiation; returns the state and nonce the tool sent to the platform."""
-    response = login_initiation(client, platform, **params)
+    response = login_initiation(client, platform, secure=secure, **params)
     assert response.status_code == 302, response.content
     sent = parse_qs(urlsplit(response["Location"]).query)
     return sent["state"][0], sent["nonce"][0]
@@ -226,7 +230,7 @@ def launch(
     **claims: Any,
 ) -> Any:
     """A whole launch: initiation, the platform's signed token, the form post."""
-    state, nonce = start(client, platform)
+    state, nonce = start(client, platform, secure=secure)
     token = platform.id_token(
         nonce=nonce, sub=sub, roles=LEARNER if roles is None else roles, **claims
     )
