@@ -8,12 +8,13 @@ server error.
 from __future__ import annotations
 
 import logging
+import uuid
 from typing import Any
 from urllib.parse import urlencode
 
 from csp.constants import NONCE
 from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -73,6 +74,14 @@ def _use_launch_language(lti_launch: LtiLaunch) -> None:
         translation.activate(language)
 
 
+def _is_uuid(text: str) -> bool:
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True
+
+
 class LoginInitView(OIDCLoginInitView):
     """OIDC third-party login initiation: the platform sends the browser here, the tool
     sends it back to the platform's login with a state and a nonce. Inside a frame that
@@ -81,6 +90,8 @@ class LoginInitView(OIDCLoginInitView):
     def get_oidc_response(
         self, request: HttpRequest, registration_uuid: Any, params: QueryDict
     ) -> HttpResponse:
+        if registration_uuid is not None and not _is_uuid(str(registration_uuid)):
+            raise Http404
         if not params.get("target_link_uri") or not params.get("iss"):
             return refused(
                 request,

@@ -76,6 +76,20 @@ def test_login_initiation_by_post_works_too(client, platform):
     assert response["Location"].startswith(AUTH_URL + "?")
 
 
+def test_login_initiation_without_the_registration_in_the_url_uses_the_client_id(client, platform):
+    query = {
+        "iss": platform.registration.issuer,
+        "login_hint": "h",
+        "target_link_uri": "http://testserver/lti/launch/",
+        "lti1p3_new_window": "1",
+    }
+    response = client.get("/lti/init/", {**query, "client_id": CLIENT_ID})
+    assert response.status_code == 302 and response["Location"].startswith(AUTH_URL + "?")
+    assert client.get("/lti/init/", query).status_code == 403  # no client id: unknown
+    response = client.get("/lti/init/", {**query, "client_id": "other"})
+    assert response.status_code == 403
+
+
 def test_cookie_check_page_is_translated_runs_under_the_csp_and_works_without_javascript(
     client, platform
 ):
@@ -107,6 +121,7 @@ def test_login_initiation_of_an_unknown_registration_or_issuer_is_refused(client
     assert response.status_code == 403
     response = client.get(f"/lti/init/{platform.registration.uuid}/")
     assert response.status_code == 400
+    assert client.get("/lti/init/not-a-uuid/", {"iss": "x"}).status_code == 404
 
 
 def test_instructor_launch_creates_the_class_and_lands_on_its_page(platform):
