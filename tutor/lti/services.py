@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import requests
 from django.conf import settings
@@ -36,7 +36,9 @@ from lti_tool.models import (
 from lti_tool.utils import DjangoToolConfig
 from pylti1p3.contrib.django.launch_data_storage.cache import DjangoCacheDataStorage
 from pylti1p3.contrib.django.message_launch import DjangoMessageLaunch
+from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.exception import LtiException
+from pylti1p3.lineitem import LineItem
 from pylti1p3.names_roles import NamesRolesProvisioningService
 from pylti1p3.service_connector import ServiceConnector
 
@@ -163,7 +165,7 @@ def account_for(lti_user: LtiUser, *, teacher: bool) -> User:
     if user.role != wanted:
         raise LaunchRefused(
             _(
-                "Your account on this site is a %(role)s account, but the platform opened "
+                "Your account on this site has the role “%(role)s”, but the platform opened "
                 "this activity in another role. Open it in the role you had the first time."
             )
             % {"role": user.get_role_display()}
@@ -413,3 +415,48 @@ def register_platform(platform: PlatformSettings) -> Registered:
     if new_key:
         Key.objects.generate()
     return Registered(registration, created, new_key)
+
+
+# --- deep linking ---------------------------------------------------------------------------
+
+DEEP_LINKING_CLAIM = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+
+
+@dataclass(frozen=True)
+class DeepLinkAnswer:
+    """The signed answer to a deep-linking request and where the browser posts it."""
+
+    return_url: str
+    jwt: str
+
+
+def deep_link_answer(
+    request: HttpRequest, launch_id: str, assignment: Assignment, launch_url: str
+) -> DeepLinkAnswer:
+    """The deep-linking response for a new assignment: one ``ltiResourceLink`` that opens
+    it (custom ``assignment=<id>``) with a gradebook column scored 0-1, signed with the
+    tool's key. The request is read back from the shared cache (pylti1p3 kept it at the
+    launch). Raises ``LtiException`` when it is gone (a day later, another browser)."""
+    message_launch = DjangoMessageLaunch.from_cache(
+        launch_id, request, DjangoToolConfig(), launch_data_storage=launch_storage()
+    )
+    if not message_launch.is_deep_link_launch():
+        raise LtiException("Not a deep-linking launch.")
+    line_item = (
+        LineItem()
+        .set_label(assignment.title)
+        .set_score_maximum(1)
+        .set_resource_id(f"assignment-{assignment.pk}")
+    )
+    resource = (
+        DeepLinkResource()
+        .set_type("ltiResourceLink")
+        .set_title(assignment.title)
+        .set_url(launch_url)
+        .set_custom_params({"assignment": str(assignment.pk)})
+        .set_lineitem(line_item)
+    )
+    deep_link = message_launch.get_deep_link()
+    launch_data = cast(dict[str, Any], message_launch.get_launch_data())
+    return_url = str(launch_data[DEEP_LINKING_CLAIM]["deep_link_return_url"])
+    return DeepLinkAnswer(return_url=return_url, jwt=deep_link.get_response_jwt([resource]))

@@ -14,4 +14,5 @@ urlpatterns = [
     # address can be entered in the platform before the tool knows the platform.
     path("init/", views.LoginInitView.as_view(), name="init_by_client_id"),
     path("launch/", views.LaunchView.as_view(), name="launch"),
+    path("deep-link/", views.deep_link, name="deep_link"),
 ]

@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.decorators import method_decorator
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from lti_tool.constants import SESSION_KEY
@@ -29,12 +30,21 @@ from pylti1p3.contrib.django.oidc_login import DjangoOIDCLogin
 from pylti1p3.exception import LtiException, OIDCException
 
 from tutor.accounts.authentication import MODEL_BACKEND
+from tutor.accounts.http import AuthedRequest
+from tutor.accounts.permissions import teacher_required
+from tutor.classroom import assignments
+from tutor.classroom.forms import AssignmentForm
+from tutor.classroom.models import Assignment, SchoolClass
+from tutor.classroom.results.access import class_of_teacher
 
 from . import services
 from .middleware import FRAME_ORIGINS_KEY
-from .selectors import registration_origins
+from .selectors import origin_of, registration_origins
 
 logger = logging.getLogger(__name__)
+
+#: Session key: the deep-linking launch being answered and the course's class.
+DEEP_LINK_KEY = "lti_deep_link"
 
 # The parameters a platform sends to the login initiation (pylti1p3's list), kept for
 # the "continue" link of the cookie check.
@@ -103,13 +113,16 @@ class LoginInitView(OIDCLoginInitView):
             DjangoToolConfig(registration_uuid),
             launch_data_storage=services.launch_storage(),
         )
+        # pylti1p3 puts the texts into its page as they are: escaped here.
         oidc_login.enable_check_cookies(
-            _(
-                "Your browser keeps no cookies for this activity inside the platform's "
-                "page, so it cannot sign you in here."
+            escape(
+                _(
+                    "Your browser keeps no cookies for this activity inside the platform's "
+                    "page, so it cannot sign you in here."
+                )
             ),
-            _("Open it in a new tab."),
-            _("Loading…"),
+            escape(_("Open it in a new tab.")),
+            escape(_("Loading…")),
         )
         launch_url = request.build_absolute_uri(reverse("lti:launch"))
         try:
@@ -139,13 +152,13 @@ def _finish_cookie_check_page(
     nonce = str(request.csp_nonce)  # type: ignore[attr-defined]
     query = {key: params[key] for key in INIT_PARAMS if params.get(key)}
     query["lti1p3_new_window"] = "1"
-    link = f"{request.path}?{urlencode(query)}"
+    link = escape(f"{request.path}?{urlencode(query)}")
     html = response.content.decode()
     html = html.replace("<script ", f'<script nonce="{nonce}" ', 1)
     html = html.replace("<style ", f'<style nonce="{nonce}" ', 1)
     html = html.replace('<html lang="en">', f'<html lang="{translation.get_language()}">', 1)
-    html = html.replace("<title></title>", f"<title>{_('Jass rules tutor')}</title>", 1)
-    noscript = f'<noscript><p><a href="{link}">{_("Continue")}</a></p></noscript>\n</body>'
+    html = html.replace("<title></title>", f"<title>{escape(_('Jass rules tutor'))}</title>", 1)
+    noscript = f'<noscript><p><a href="{link}">{escape(_("Go on"))}</a></p></noscript>\n</body>'
     response.content = html.replace("</body>", noscript, 1).encode()
     response._csp_update = {"script-src": [NONCE], "style-src": [NONCE]}  # type: ignore[attr-defined]
 
@@ -227,11 +240,83 @@ class LaunchView(LtiLaunchBaseView):
     def handle_deep_linking_launch(
         self, request: HttpRequest, lti_launch: LtiLaunch
     ) -> HttpResponse:
+        """(pylti1p3 checked that the platform accepts resource links and sent a return
+        URL.) An instructor picks what to add: the assignment form of the class page, in
+        the course's class; the answer goes back to the platform (deep_link)."""
+        if not services.is_teacher_role(lti_launch.roles_claim or []):
+            return refused(request, _("Only the course's teachers add activities."), status=403)
+        try:
+            user = services.account_for(lti_launch.user, teacher=True)
+            login(request, user, backend=MODEL_BACKEND)
+            request.session[FRAME_ORIGINS_KEY] = registration_origins(lti_launch.registration)
+            school_class = services.class_for_teacher(lti_launch.context, user)
+        except services.LaunchRefused as error:
+            return refused(request, str(error), status=error.status)
+        request.session[DEEP_LINK_KEY] = {
+            "launch_id": lti_launch.get_launch_id(),
+            "class_id": school_class.pk,
+        }
+        return redirect("lti:deep_link")
+
+
+def _pending(request: AuthedRequest) -> tuple[str, SchoolClass] | None:
+    pending = request.session.get(DEEP_LINK_KEY)
+    if not isinstance(pending, dict):
+        return None
+    school_class = class_of_teacher(request.user, int(pending["class_id"]))
+    return str(pending["launch_id"]), school_class
+
+
+@teacher_required
+def deep_link(request: AuthedRequest) -> HttpResponse:
+    """The picker of a deep-linking launch (GET) and the answer to the platform (POST):
+    the class page's assignment form, for the course's class."""
+    pending = _pending(request)
+    if pending is None:
+        return refused(
+            request,
+            _("Adding an activity starts in the school platform. Start there again."),
+            status=400,
+        )
+    launch_id, school_class = pending
+    form = AssignmentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            assignment = assignments.create_assignment(
+                teacher=request.user, school_class=school_class, spec=form.spec()
+            )
+        except assignments.AssignmentError as error:
+            form.add_error(None, str(error))
+        else:
+            return _deep_link_answer(request, launch_id, assignment)
+    return render(
+        request, "classroom/assignment_form.html", {"form": form, "school_class": school_class}
+    )
+
+
+def _deep_link_answer(
+    request: AuthedRequest, launch_id: str, assignment: Assignment
+) -> HttpResponse:
+    launch_url = request.build_absolute_uri(reverse("lti:launch"))
+    try:
+        answer = services.deep_link_answer(request, launch_id, assignment, launch_url)
+    except (LtiException, Key.DoesNotExist) as error:
         return refused(
             request,
             _(
-                "Choosing an activity from the platform is not available yet. Add the tool "
-                "with the custom parameter “assignment=<number>” of an assignment instead."
+                "The assignment is set, but the platform's request has expired: add it "
+                "in the platform again."
             ),
             status=400,
+            detail=str(error),
         )
+    del request.session[DEEP_LINK_KEY]
+    response = render(
+        request, "lti/deep_link_return.html", {"answer": answer, "assignment": assignment}
+    )
+    # The answer is posted to the platform: the one place outside the site a form
+    # of the site may go.
+    origin = origin_of(answer.return_url)
+    if origin:
+        response._csp_update = {"form-action": [origin]}  # type: ignore[attr-defined]
+    return response
