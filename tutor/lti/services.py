@@ -460,3 +460,9 @@ def deep_link_answer(
     launch_data = cast(dict[str, Any], message_launch.get_launch_data())
     return_url = str(launch_data[DEEP_LINKING_CLAIM]["deep_link_return_url"])
     return DeepLinkAnswer(return_url=return_url, jwt=deep_link.get_response_jwt([resource]))
+
+
+def forget_platform_user(sender: type[User], instance: User, **kwargs: Any) -> None:
+    """Delete the platform's records of a person whose account is deleted (their course
+    memberships go with them); a later launch of theirs makes a new account."""
+    LtiUser.objects.filter(auth_user=instance).delete()

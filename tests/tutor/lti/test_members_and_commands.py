@@ -189,3 +189,44 @@ def test_lti_register_refuses_a_bad_url(db):
             stdout=StringIO(),
         )
     assert not LtiRegistration.objects.exists()
+
+
+def test_deleting_an_account_forgets_what_the_platform_sent(platform):
+    launch(new_browser(), platform, sub="teacher-1", roles=INSTRUCTOR, email="a@school.example")
+    launch(new_browser(), platform, sub="pupil-1")
+    pupil = LtiUser.objects.get(sub="pupil-1").auth_user
+    pupil.delete()
+    assert not LtiUser.objects.filter(sub="pupil-1").exists()
+    assert LtiUser.objects.filter(sub="teacher-1").exists()
+    # The next launch makes a new account.
+    launch(new_browser(), platform, sub="pupil-1")
+    assert LtiUser.objects.get(sub="pupil-1").auth_user.pk != pupil.pk
+
+
+def test_the_admin_shows_registrations_deployments_keys_and_links(platform):
+    from django.test import Client
+
+    from tests.factories import UserFactory
+
+    launch(new_browser(), platform, sub="teacher-1", roles=INSTRUCTOR)
+    admin = UserFactory(is_staff=True, is_superuser=True)
+    browser = Client()
+    browser.force_login(admin)
+    for url in (
+        "/admin/lti_tool/ltiregistration/",
+        f"/admin/lti_tool/ltiregistration/{platform.registration.pk}/change/",
+        "/admin/lti_tool/ltideployment/",
+        "/admin/lti_tool/key/",
+        "/admin/lti/lticlass/",
+        "/admin/lti/ltiassignmentlink/",
+    ):
+        assert browser.get(url).status_code == 200, url
+    key_page = browser.get(f"/admin/lti_tool/key/{Key.objects.get().pk}/change/")
+    assert b"PRIVATE KEY" not in key_page.content
+    deployment = LtiDeployment.objects.create(registration=platform.registration, deployment_id="9")
+    browser.post(
+        "/admin/lti_tool/ltideployment/",
+        {"action": "approve", "_selected_action": [deployment.pk]},
+    )
+    deployment.refresh_from_db()
+    assert deployment.is_active
