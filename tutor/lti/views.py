@@ -185,6 +185,9 @@ class LaunchView(LtiLaunchBaseView):
         _use_launch_language(lti_launch)
         if not lti_launch.deployment.is_active:
             return self.handle_inactive_deployment(request, lti_launch)
+        if not (lti_launch.context_claim or {}).get("id"):
+            # A class is made from a course: a launch from outside one has no class.
+            return refused(request, _("Open this tool from a course."), status=400)
         request.session.clear()
         sync_data_from_launch(lti_launch)
         request.session[SESSION_KEY] = lti_launch.get_launch_id()

@@ -342,3 +342,10 @@ def test_a_broken_post_is_refused_not_a_server_error(client, platform):
     assert client.post("/lti/launch/", {}).status_code == 403
     assert client.post("/lti/launch/", {"id_token": "a.b", "state": "x"}).status_code == 403
     assert client.get("/lti/launch/").status_code == 405
+
+
+def test_a_launch_from_outside_a_course_is_refused(platform):
+    response = launch(new_browser(), platform, roles=INSTRUCTOR, **{LTI + "context": None})
+    assert response.status_code == 400
+    assert b"from a course" in response.content
+    assert not User.objects.exists()
