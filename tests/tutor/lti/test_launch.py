@@ -349,3 +349,36 @@ def test_a_launch_from_outside_a_course_is_refused(platform):
     assert response.status_code == 400
     assert b"from a course" in response.content
     assert not User.objects.exists()
+
+
+def test_a_learner_lands_on_the_next_round_of_a_table_assignment(platform):
+    from tests.factories import TableAssignmentFactory
+    from tutor.table.models import TableRound
+
+    school_class = teacher_opens(platform)
+    assignment = TableAssignmentFactory(school_class=school_class)
+    response = launch(
+        new_browser(),
+        platform,
+        sub="pupil-1",
+        **{LTI + "custom": {"assignment": str(assignment.pk)}},
+    )
+    round_ = TableRound.objects.get(assignment=assignment)
+    assert response["Location"] == reverse("table:round", args=[round_.pk])
+
+
+def test_a_second_instructor_of_the_course_is_refused_clearly(platform):
+    teacher_opens(platform, sub="teacher-1")
+    response = launch(new_browser(), platform, sub="teacher-2", roles=INSTRUCTOR)
+    assert response.status_code == 403
+    assert b"belongs to another teacher" in response.content
+    assert LtiClass.objects.count() == 1
+
+
+def test_without_a_signing_key_the_tool_says_so(client, platform):
+    from lti_tool.models import Key
+
+    Key.objects.all().delete()
+    response = login_initiation(client, platform)
+    assert response.status_code == 503
+    assert b"rotate_keys" in response.content
