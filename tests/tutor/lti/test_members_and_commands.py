@@ -230,3 +230,23 @@ def test_the_admin_shows_registrations_deployments_keys_and_links(platform):
     )
     deployment.refresh_from_db()
     assert deployment.is_active
+
+
+def test_the_migration_makes_the_launch_cache_table(db):
+    """`migrate` alone makes the `lti` cache's table (the test runner makes cache tables
+    itself, so the table is dropped here first and made again by the migration)."""
+    from importlib import import_module
+    from types import SimpleNamespace
+
+    from django.conf import settings
+    from django.db import connection
+
+    table = settings.CACHES["lti"]["LOCATION"]
+    if settings.CACHES["lti"]["BACKEND"] != "django.core.cache.backends.db.DatabaseCache":
+        pytest.skip("the lti cache is Redis here")
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE {connection.ops.quote_name(table)}")
+    assert table not in connection.introspection.table_names()
+    migration = import_module("tutor.lti.migrations.0001_initial")
+    migration.create_lti_cache_table(None, SimpleNamespace(connection=connection))
+    assert table in connection.introspection.table_names()

@@ -9,7 +9,9 @@ def create_lti_cache_table(apps, schema_editor):
     # The "lti" cache (OIDC state, nonces, launch data) is a database table when no
     # Redis is configured; createcachetable skips it for other backends and when the
     # table exists, so `migrate` is the only step on SQLite and PostgreSQL alike.
-    call_command("createcachetable", "lti", database=schema_editor.connection.alias, verbosity=0)
+    # (No table name given: that would make a table of that name; without one the
+    # command makes the table of every database cache in settings.CACHES.)
+    call_command("createcachetable", database=schema_editor.connection.alias, verbosity=0)
 
 
 class Migration(migrations.Migration):
