@@ -158,6 +158,7 @@ def test_lti_register_creates_the_registration_deployments_and_a_key(db):
     text = out.getvalue()
     assert f"https://jass.example/lti/init/{registration.uuid}/" in text
     assert "https://jass.example/lti/launch/" in text
+    assert "(Moodle): https://jass.example/lti/init/\n" in text
     assert "https://jass.example/lti/jwks/" in text
     # Again, with a new deployment: updated, not doubled; no second key.
     call_command(

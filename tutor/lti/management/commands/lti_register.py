@@ -65,6 +65,10 @@ class Command(BaseCommand):
         for label, path in (
             ("Tool URL / redirection URI (launch)", launch),
             ("Initiate login URL", init),
+            (
+                "  or, for platforms that send the client ID (Moodle)",
+                reverse("lti:init_by_client_id"),
+            ),
             ("Public keyset URL (JWKS)", reverse("lti:jwks")),
             ("Deep linking (content selection) URL", launch),
         ):
