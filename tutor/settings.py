@@ -70,6 +70,10 @@ INSTALLED_APPS = [
     "tutor.quizzes",
     "tutor.table",
     "tutor.live",
+    # The LTI 1.3 tool (issue 26): django-lti's registrations, keys and launch records,
+    # and tutor.lti above it (users and classes from a launch).
+    "lti_tool",
+    "tutor.lti",
     "axes",
 ]
 
@@ -82,6 +86,10 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside the session and CSRF middleware, inside CSP: a session started by an LTI
+    # launch may be framed by its platform and keeps its cookies in the frame
+    # (tutor/lti/middleware.py).
+    "tutor.lti.middleware.LtiFrameMiddleware",
     # Django's, but a session save the database refuses gives the 503 page too.
     "tutor.core.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -326,6 +334,24 @@ if REDIS_URL:
     }
     SESSION_CACHE_ALIAS = "sessions"
     SESSION_ENGINE = "tutor.accounts.cached_sessions"
+# LTI launches (tutor/lti): the OIDC state and nonce and the launch data live in a cache
+# every app server shares, so a launch answered by another worker than its login
+# initiation still validates. Redis when there is one, else a database table made by
+# tutor.lti's migration (no extra step for `make run` or the tests).
+if REDIS_URL:
+    CACHES["lti"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "jass-lti",
+    }
+else:
+    CACHES["lti"] = {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "lti_cache",
+        # Django's default (300) would cull a class's nonces while it logs in.
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    }
+LTI_CACHE_ALIAS = "lti"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"

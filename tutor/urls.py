@@ -20,6 +20,7 @@ urlpatterns = [
     path("practice/", include("tutor.quizzes.urls")),
     path("table/", include("tutor.table.urls")),
     path("live/", include("tutor.live.urls")),
+    path("lti/", include("tutor.lti.urls")),
     path("dashboard/", dashboard_views.dashboard, name="dashboard"),
     path("privacy/", include("tutor.classroom.privacy_urls")),
     path("i18n/", include("django.conf.urls.i18n")),

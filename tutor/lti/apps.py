@@ -1,0 +1,21 @@
+from django.apps import AppConfig
+from django.conf import settings
+from django.db.models.signals import pre_delete
+from django.utils.translation import gettext_lazy as _
+
+
+class LtiConfig(AppConfig):
+    name = "tutor.lti"
+    label = "lti"
+    verbose_name = _("LTI (school platforms)")
+
+    def ready(self) -> None:
+        from . import services
+
+        # However an account is deleted, what the platform sent about the person
+        # (django-lti's LtiUser: names, e-mail, platform id) goes with it.
+        pre_delete.connect(
+            services.forget_platform_user,
+            sender=settings.AUTH_USER_MODEL,
+            dispatch_uid="lti.forget_platform_user",
+        )
