@@ -34,6 +34,7 @@ from tutor.table import services as table_services
 from tutor.table.models import Focus, TableRound
 
 from .models import MAX_TABLE_ROUNDS, Assignment, SchoolClass
+from .signals import announce_submitted
 
 
 class AssignmentError(Exception):
@@ -227,6 +228,7 @@ def submit(*, learner: User, quiz: Quiz, now: datetime | None = None) -> Quiz:
     )
     if not updated:
         raise AssignmentError(_("This attempt has been submitted; it takes no more answers."))
+    announce_submitted([quiz.pk])
     quiz.refresh_from_db()
     return quiz
 

@@ -51,6 +51,7 @@ from tutor.classroom.models import (
     SchoolClass,
 )
 from tutor.classroom.services import add_to_class
+from tutor.classroom.signals import announce_submitted
 from tutor.core.assignment_policy import Refusal, refusal
 from tutor.lessons.questions import QuestionPlan, plan_for
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill
@@ -350,9 +351,9 @@ def advance(
             # The explanations are released and the attempts handed in: the class's
             # results show the session as submitted work, scored.
             Assignment.objects.filter(pk=session.pk).update(due_at=now)
-            Quiz.objects.filter(assignment_id=session.pk, submitted_at__isnull=True).update(
-                submitted_at=now
-            )
+            handed_in = Quiz.objects.filter(assignment_id=session.pk, submitted_at__isnull=True)
+            announce_submitted(list(handed_in.values_list("pk", flat=True)))
+            handed_in.update(submitted_at=now)
     session.refresh_from_db()
     if session.phase == Phase.FINISHED:
         session.assignment.due_at = now

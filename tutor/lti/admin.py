@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from lti_tool.models import Key, LtiDeployment
 
-from .models import LtiAssignmentLink, LtiClass
+from .models import GradePost, LtiAssignmentLink, LtiClass
 
 
 @admin.register(LtiClass)
@@ -46,6 +46,20 @@ class KeyAdmin(admin.ModelAdmin):
     list_display = ["__str__", "is_active", "datetime_created"]
     fields = ["public_key", "is_active", "datetime_created"]
     readonly_fields = ["public_key", "datetime_created"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(GradePost)
+class GradePostAdmin(admin.ModelAdmin):
+    """Scores on their way to a platform's gradebook: an administrator sees what waits,
+    what was given up on and why (``last_error``); ``lti_send_grades`` sends."""
+
+    list_display = ("learner", "link", "score", "state", "tries", "next_try_at", "sent_at")
+    list_filter = ("state",)
+    readonly_fields = [f.name for f in GradePost._meta.fields]
+    search_fields = ("learner__username", "user_sub")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -19,3 +19,11 @@ class LtiConfig(AppConfig):
             sender=settings.AUTH_USER_MODEL,
             dispatch_uid="lti.forget_platform_user",
         )
+        # Grades back to the platform (AGS) when work is handed in or a round ends.
+        from tutor.classroom.signals import work_submitted
+        from tutor.table.signals import round_finished
+
+        from .grades import on_round_finished, on_work_submitted
+
+        work_submitted.connect(on_work_submitted, dispatch_uid="lti.grades")
+        round_finished.connect(on_round_finished, dispatch_uid="lti.round_grades")

@@ -40,15 +40,27 @@ if "partitioned" not in cookies.Morsel._reserved:  # type: ignore[attr-defined]
     cookies.Morsel._flags.add("partitioned")  # type: ignore[attr-defined]
 
 
-def _session_origins(request: HttpRequest) -> list[str] | None:
-    # No session cookie, no LTI session: the session is not loaded for nothing.
-    if settings.SESSION_COOKIE_NAME not in request.COOKIES and not _session_touched(request):
+def _session_origins(request: HttpRequest, response: HttpResponseBase) -> list[str] | None:
+    # No session cookie, no LTI session: the session is not loaded for nothing. Nor is it
+    # for a response without a page or cookies (a live phone's 204 poll reads no
+    # session: issue 24), unless the view loaded it anyway.
+    touched = _session_touched(request)
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES and not touched:
+        return None
+    if not touched and not response.cookies and not _is_page(response):
         return None
     session = getattr(request, "session", None)
     if session is None:
         return None
     origins = session.get(FRAME_ORIGINS_KEY)
     return [str(origin) for origin in origins] if isinstance(origins, list) else None
+
+
+def _is_page(response: HttpResponseBase) -> bool:
+    """A response a frame would show: HTML with a body."""
+    return response.status_code not in (204, 304) and str(
+        response.get("Content-Type", "")
+    ).startswith("text/html")
 
 
 def _session_touched(request: HttpRequest) -> bool:
@@ -83,7 +95,7 @@ class LtiFrameMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         on_lti_path = request.path_info.startswith(LTI_PATH_PREFIX)
-        origins = _session_origins(request)
+        origins = _session_origins(request, response)
         if origins is not None:
             allow_framing(response, origins)
         elif on_lti_path:

@@ -8,11 +8,15 @@ assignment it opens, with the AGS line item a grade passback posts to.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from lti_tool.models import LtiContext, LtiResourceLink
 
 from tutor.classroom.models import Assignment, SchoolClass
+from tutor.quizzes.models import Quiz
+from tutor.table.models import TableRound
 
 
 class LtiClass(models.Model):
@@ -61,3 +65,71 @@ class LtiAssignmentLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.resource_link} → {self.assignment}"
+
+
+class GradePost(models.Model):
+    """A learner's score for an activity, on its way to the platform's gradebook (AGS).
+
+    One row per handed-in attempt (or finished round at the table) and activity (the
+    constraints): a submit announced twice queues one post. A sender claims a row
+    (``SENDING``) with a conditional update before it calls the platform, so two senders
+    never post the same row; a row whose post failed waits for ``next_try_at``.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("waiting")
+        SENDING = "sending", _("being sent")
+        SENT = "sent", _("sent")
+        # A later attempt's score was queued before this one went out: only that one goes.
+        SUPERSEDED = "superseded", _("replaced by a later score")
+        FAILED = "failed", _("given up")
+
+    link = models.ForeignKey(
+        LtiAssignmentLink, on_delete=models.CASCADE, related_name="grade_posts"
+    )
+    learner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_grade_posts"
+    )
+    # What the score comes from: a handed-in attempt, or a finished round at the table.
+    quiz = models.ForeignKey(
+        Quiz, on_delete=models.CASCADE, related_name="lti_grade_posts", null=True, blank=True
+    )
+    table_round = models.ForeignKey(
+        TableRound,
+        on_delete=models.CASCADE,
+        related_name="lti_grade_posts",
+        null=True,
+        blank=True,
+    )
+    # All the assignment's work is done (AGS activityProgress "Completed"; else
+    # "InProgress": rounds at the table still to play).
+    completed = models.BooleanField(default=True)
+    user_sub = models.CharField(_("platform user ID"), max_length=255)
+    score = models.DecimalField(_("score"), max_digits=5, decimal_places=4)  # 0..1
+    comment = models.TextField(_("comment"), blank=True)
+    scored_at = models.DateTimeField(_("scored at"))
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    tries = models.PositiveSmallIntegerField(default=0)
+    next_try_at = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("grade sent to a platform")
+        verbose_name_plural = _("grades sent to platforms")
+        constraints = [
+            models.UniqueConstraint(fields=["link", "quiz"], name="one_grade_post_per_attempt"),
+            models.UniqueConstraint(
+                fields=["link", "table_round"], name="one_grade_post_per_round"
+            ),
+            models.CheckConstraint(
+                condition=Q(quiz__isnull=True) ^ Q(table_round__isnull=True),
+                name="grade_post_from_an_attempt_or_a_round",
+            ),
+        ]
+        indexes = [models.Index(fields=["state", "next_try_at"], name="grade_post_due")]
+
+    def __str__(self) -> str:
+        return f"{self.learner_id} → {self.link_id}: {self.score} ({self.state})"

@@ -70,6 +70,7 @@ from tutor.quizzes.services import record_skills
 
 from .models import Focus, TableRound
 from .selectors import round_of
+from .signals import announce_finished
 
 # A round needs about a dozen moves; far more is a client posting in a loop. Counted:
 # every move but «Stöck!» on its own (see the module docstring).
@@ -464,6 +465,8 @@ def play_move(
     KEPT.put(state_key(round_, moves), state)
     KEPT.discard(before)  # kept again by a page read while this move held the state
     ROWS.put((learner.pk, round_.pk), round_)
+    if finished is not None and round_.assignment_id is not None:
+        announce_finished(round_.pk)
     return MoveOutcome(round=round_, table=table, judgements=tuple(new))
 
 
