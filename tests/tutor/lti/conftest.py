@@ -46,6 +46,11 @@ class Platform:
     requests: list[str] = field(default_factory=list)
     registration: LtiRegistration | None = None
     tool_public_pem: str = ""
+    scores: list[dict[str, Any]] = field(default_factory=list)  # what AGS posted
+
+    @property
+    def lineitem_url(self) -> str:
+        return f"{self.base_url}/lineitems/1/lineitem"
 
     @property
     def memberships_url(self) -> str:
@@ -112,8 +117,16 @@ def _handler(platform: Platform) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
-            form = parse_qs(self.rfile.read(length).decode())
+            body = self.rfile.read(length).decode()
             platform.requests.append("POST " + self.path)
+            if self.path == "/lineitems/1/lineitem/scores":
+                if self.headers.get("Authorization") != "Bearer platform-token":
+                    self.send_error(401)
+                    return
+                platform.scores.append(json.loads(body))
+                self._json({})
+                return
+            form = parse_qs(body)
             if self.path != "/token":
                 self.send_error(404)
                 return

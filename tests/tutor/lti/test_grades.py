@@ -37,8 +37,8 @@ pytestmark = pytest.mark.django_db
 SCORES_PATH = "/api/lti/courses/7/lineitems/3/lineitem/scores"
 
 
-class Platform:
-    """The platform's side: what it was sent, and how it answers (``mode``)."""
+class Gradebook:
+    """The gradebook's side: what it was sent, and how it answers (``mode``)."""
 
     def __init__(self) -> None:
         self.mode = "up"  # "up", "down" (503), "slow" (answers after `delay`)
@@ -53,7 +53,7 @@ class Platform:
         return f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
-        platform = self
+        gradebook = self
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args: object) -> None:
@@ -61,18 +61,18 @@ class Platform:
 
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                if platform.mode == "slow":
-                    time.sleep(platform.delay)
-                if platform.mode == "down":
+                if gradebook.mode == "slow":
+                    time.sleep(gradebook.delay)
+                if gradebook.mode == "down":
                     return self._answer(503, {"error": "maintenance"})
                 if self.path == "/token":
                     form = {k: v[0] for k, v in parse_qs(body.decode()).items()}
-                    platform.tokens.append(form)
+                    gradebook.tokens.append(form)
                     return self._answer(
                         200, {"access_token": "token-1", "token_type": "Bearer", "expires_in": 3600}
                     )
                 if self.path == SCORES_PATH:
-                    platform.scores.append(
+                    gradebook.scores.append(
                         {
                             "authorization": self.headers.get("Authorization"),
                             "content_type": self.headers.get("Content-Type"),
@@ -94,8 +94,8 @@ class Platform:
 
 
 @pytest.fixture
-def platform():
-    running = Platform()
+def gradebook():
+    running = Gradebook()
     running.thread.start()
     yield running
     running.server.shutdown()
@@ -103,17 +103,17 @@ def platform():
 
 
 @pytest.fixture
-def setup(platform):
-    """A learner who came from the platform, in the class of a course whose activity
-    opens a four-question assignment, with the line item on the running platform."""
+def setup(gradebook):
+    """A learner who came from the gradebook, in the class of a course whose activity
+    opens a four-question assignment, with the line item on the running gradebook."""
     key = Key.objects.generate()
     registration = LtiRegistration.objects.create(
         name="Moodle of the school",
         issuer="https://moodle.example.ch",
         client_id="client-1",
-        auth_url=f"{platform.url}/auth",
-        token_url=f"{platform.url}/token",
-        keyset_url=f"{platform.url}/jwks",
+        auth_url=f"{gradebook.url}/auth",
+        token_url=f"{gradebook.url}/token",
+        keyset_url=f"{gradebook.url}/jwks",
     )
     deployment = LtiDeployment.objects.create(
         registration=registration, deployment_id="1", is_active=True
@@ -127,7 +127,7 @@ def setup(platform):
     link = LtiAssignmentLink.objects.create(
         resource_link=resource_link,
         assignment=assignment,
-        lineitem_url=f"{platform.url}{SCORES_PATH.removesuffix('/scores')}",
+        lineitem_url=f"{gradebook.url}{SCORES_PATH.removesuffix('/scores')}",
     )
     LtiUser.objects.create(
         registration=registration, sub="moodle-user-42", auth_user=member.learner
@@ -151,12 +151,12 @@ def _submit(quiz, setup, django_capture_on_commit_callbacks) -> Quiz:
 
 
 def test_ags_a_submit_posts_the_learners_score_once(
-    setup, platform, django_capture_on_commit_callbacks
+    setup, gradebook, django_capture_on_commit_callbacks
 ):
     quiz = _submit(_attempt(setup), setup, django_capture_on_commit_callbacks)
 
-    assert len(platform.scores) == 1
-    sent = platform.scores[0]
+    assert len(gradebook.scores) == 1
+    sent = gradebook.scores[0]
     assert sent["authorization"] == "Bearer token-1"
     assert sent["content_type"] == "application/vnd.ims.lis.v1.score+json"
     body = sent["body"]
@@ -174,17 +174,17 @@ def test_ags_a_submit_posts_the_learners_score_once(
 
 
 def test_ags_the_token_request_is_signed_with_the_tools_key_and_names_it(
-    setup, platform, django_capture_on_commit_callbacks
+    setup, gradebook, django_capture_on_commit_callbacks
 ):
     _submit(_attempt(setup), setup, django_capture_on_commit_callbacks)
-    [form] = platform.tokens
+    [form] = gradebook.tokens
     assert form["grant_type"] == "client_credentials"
     assert form["scope"] == grades.SCORE_SCOPE
     assertion = form["client_assertion"]
     # The kid is the one the tool's JWKS publishes (platforms look the key up by it).
     assert jwt.get_unverified_header(assertion)["kid"] == setup["key"].as_jwk()["kid"]
     claims = jwt.decode(
-        assertion, setup["key"].public_key, algorithms=["RS256"], audience=f"{platform.url}/token"
+        assertion, setup["key"].public_key, algorithms=["RS256"], audience=f"{gradebook.url}/token"
     )
     assert claims["iss"] == claims["sub"] == "client-1"
     with pytest.raises(jwt.InvalidSignatureError):
@@ -192,14 +192,14 @@ def test_ags_the_token_request_is_signed_with_the_tools_key_and_names_it(
             assertion,
             Key.objects.generate().public_key,
             algorithms=["RS256"],
-            audience=f"{platform.url}/token",
+            audience=f"{gradebook.url}/token",
         )
 
 
 def test_ags_a_platform_that_is_down_gets_the_score_later_and_only_once(
-    setup, platform, django_capture_on_commit_callbacks
+    setup, gradebook, django_capture_on_commit_callbacks
 ):
-    platform.mode = "down"
+    gradebook.mode = "down"
     quiz = _submit(_attempt(setup), setup, django_capture_on_commit_callbacks)
     post = GradePost.objects.get()
     assert quiz.submitted_at is not None  # the learner's submit stands
@@ -207,33 +207,33 @@ def test_ags_a_platform_that_is_down_gets_the_score_later_and_only_once(
     assert "503" in post.last_error
     assert post.next_try_at > timezone.now() + timedelta(seconds=50)
 
-    platform.mode = "up"
+    gradebook.mode = "up"
     assert grades.send_due() == grades.SendReport()  # not due yet
     later = timezone.now() + timedelta(minutes=2)
     assert grades.send_due(later).sent == 1
     assert grades.send_due(later + timedelta(days=1)) == grades.SendReport()
-    assert len(platform.scores) == 1
+    assert len(gradebook.scores) == 1
     post.refresh_from_db()
     assert post.state == GradePost.State.SENT
 
 
 def test_ags_a_platform_that_does_not_answer_is_given_up_on_in_time(
-    setup, platform, django_capture_on_commit_callbacks, monkeypatch
+    setup, gradebook, django_capture_on_commit_callbacks, monkeypatch
 ):
     monkeypatch.setattr(grades, "TIMEOUT_SECONDS", 0.3)
-    platform.mode, platform.delay = "slow", 1.5
+    gradebook.mode, gradebook.delay = "slow", 1.5
     started = time.monotonic()
     _submit(_attempt(setup), setup, django_capture_on_commit_callbacks)
-    assert time.monotonic() - started < 1.4  # the submit did not wait for the platform
+    assert time.monotonic() - started < 1.4  # the submit did not wait for the gradebook
     post = GradePost.objects.get()
     assert post.state == GradePost.State.PENDING and post.tries == 1
     assert "Timeout" in post.last_error or "timed out" in post.last_error
 
 
 def test_ags_a_post_is_given_up_after_the_last_try(
-    setup, platform, django_capture_on_commit_callbacks
+    setup, gradebook, django_capture_on_commit_callbacks
 ):
-    platform.mode = "down"
+    gradebook.mode = "down"
     _submit(_attempt(setup), setup, django_capture_on_commit_callbacks)
     when = timezone.now()
     for minutes in grades.RETRY_MINUTES:
@@ -242,21 +242,21 @@ def test_ags_a_post_is_given_up_after_the_last_try(
     post = GradePost.objects.get()
     assert post.state == GradePost.State.FAILED
     assert post.tries == len(grades.RETRY_MINUTES) + 1
-    platform.mode = "up"
+    gradebook.mode = "up"
     assert grades.send_due(when + timedelta(days=30)) == grades.SendReport()
-    assert platform.scores == []
+    assert gradebook.scores == []
 
 
 def test_ags_a_submit_announced_twice_queues_and_posts_one_score(
-    setup, platform, django_capture_on_commit_callbacks
+    setup, gradebook, django_capture_on_commit_callbacks
 ):
     quiz = _submit(_attempt(setup), setup, django_capture_on_commit_callbacks)
     work_submitted.send(sender=Quiz, quiz_ids=[quiz.pk])
     grades.send_due(timezone.now() + timedelta(days=1))
-    assert GradePost.objects.count() == 1 and len(platform.scores) == 1
+    assert GradePost.objects.count() == 1 and len(gradebook.scores) == 1
 
 
-def test_ags_a_claimed_post_is_not_sent_by_a_second_sender(setup, platform):
+def test_ags_a_claimed_post_is_not_sent_by_a_second_sender(setup, gradebook):
     quiz = _attempt(setup)
     Quiz.objects.filter(pk=quiz.pk).update(submitted_at=timezone.now())
     [post] = grades.queue_grades([quiz.pk])
@@ -264,21 +264,21 @@ def test_ags_a_claimed_post_is_not_sent_by_a_second_sender(setup, platform):
     assert grades._claim(post, now) is True
     assert grades._claim(post, now) is False
     assert grades.send_due(now) == grades.SendReport()  # the claim is fresh: not stale
-    assert platform.scores == []
+    assert gradebook.scores == []
     # A sender that died: its claim is taken up after STALE_CLAIM, and sent once.
     assert grades.send_due(now + grades.STALE_CLAIM + timedelta(seconds=1)).sent == 1
-    assert len(platform.scores) == 1
+    assert len(gradebook.scores) == 1
 
 
 def test_ags_only_the_newest_waiting_score_goes(
-    setup, platform, django_capture_on_commit_callbacks
+    setup, gradebook, django_capture_on_commit_callbacks
 ):
-    """Two attempts handed in while the platform was down: the second's score (the best
+    """Two attempts handed in while the gradebook was down: the second's score (the best
     so far, with the later timestamp) goes, the first's never does."""
     assignment = setup["assignment"]
     assignment.attempts_allowed = 2
     assignment.save()
-    platform.mode = "down"
+    gradebook.mode = "down"
     first = _submit(
         _attempt(setup, right_positions=(0,)), setup, django_capture_on_commit_callbacks
     )
@@ -286,52 +286,52 @@ def test_ags_only_the_newest_waiting_score_goes(
         _attempt(setup, right_positions=(0, 1, 2, 3)), setup, django_capture_on_commit_callbacks
     )
     assert first.attempt == 1 and second.attempt == 2
-    platform.mode = "up"
+    gradebook.mode = "up"
     report = grades.send_due(timezone.now() + timedelta(hours=1))
     assert report.sent == 1 and report.superseded == 1
-    [sent] = platform.scores
+    [sent] = gradebook.scores
     assert sent["body"]["scoreGiven"] == 1.0
     assert sent["body"]["timestamp"] == second.submitted_at.isoformat(timespec="milliseconds")
 
 
 def test_ags_the_best_attempt_counts_as_on_the_results_page(
-    setup, platform, django_capture_on_commit_callbacks
+    setup, gradebook, django_capture_on_commit_callbacks
 ):
     assignment = setup["assignment"]
     assignment.attempts_allowed = 2
     assignment.save()
     _submit(_attempt(setup, right_positions=(0, 1, 2)), setup, django_capture_on_commit_callbacks)
     _submit(_attempt(setup, right_positions=(0,)), setup, django_capture_on_commit_callbacks)
-    assert [s["body"]["scoreGiven"] for s in platform.scores] == [0.75, 0.75]
-    timestamps = [s["body"]["timestamp"] for s in platform.scores]
-    assert timestamps[0] < timestamps[1]  # the platform keeps the later one
+    assert [s["body"]["scoreGiven"] for s in gradebook.scores] == [0.75, 0.75]
+    timestamps = [s["body"]["timestamp"] for s in gradebook.scores]
+    assert timestamps[0] < timestamps[1]  # the gradebook keeps the later one
 
 
 def test_ags_learners_from_the_class_code_and_assignments_without_activity_post_nothing(
-    setup, platform, django_capture_on_commit_callbacks
+    setup, gradebook, django_capture_on_commit_callbacks
 ):
     LtiUser.objects.all().delete()  # the learner joined with the class code
     _submit(_attempt(setup), setup, django_capture_on_commit_callbacks)
     other = AssignmentFactory(school_class=setup["assignment"].school_class)
     quiz = assignments.start_or_resume(learner=setup["learner"], assignment=other)
     _submit(quiz, setup, django_capture_on_commit_callbacks)
-    assert GradePost.objects.count() == 0 and platform.scores == [] and platform.tokens == []
+    assert GradePost.objects.count() == 0 and gradebook.scores == [] and gradebook.tokens == []
 
 
 def test_ags_the_command_sends_what_is_due(
-    setup, platform, django_capture_on_commit_callbacks, capsys
+    setup, gradebook, django_capture_on_commit_callbacks, capsys
 ):
-    platform.mode = "down"
+    gradebook.mode = "down"
     _submit(_attempt(setup), setup, django_capture_on_commit_callbacks)
-    platform.mode = "up"
+    gradebook.mode = "up"
     GradePost.objects.update(next_try_at=timezone.now() - timedelta(seconds=1))
     call_command("lti_send_grades")
     assert "sent 1," in capsys.readouterr().out
-    assert len(platform.scores) == 1
+    assert len(gradebook.scores) == 1
 
 
 def test_ags_rounds_at_the_table_post_the_decisions_right_and_complete_with_the_last(
-    setup, platform, django_capture_on_commit_callbacks
+    setup, gradebook, django_capture_on_commit_callbacks
 ):
     """A table assignment of two rounds: each finished round posts the decisions right
     over those judged so far (as the results page counts them), "InProgress" after the
@@ -349,7 +349,7 @@ def test_ags_rounds_at_the_table_post_the_decisions_right_and_complete_with_the_
         round_ = assignments.start_table_round(learner=learner, assignment=table_assignment)
         with django_capture_on_commit_callbacks(execute=True):
             play_round(learner, round_)
-    first, second = (s["body"] for s in platform.scores)
+    first, second = (s["body"] for s in gradebook.scores)
     assert first["activityProgress"] == "InProgress"
     assert second["activityProgress"] == "Completed"
     rounds = table_assignment.table_rounds.filter(learner=learner)
@@ -358,3 +358,46 @@ def test_ags_rounds_at_the_table_post_the_decisions_right_and_complete_with_the_
     assert judged > 0 and second["scoreGiven"] == round(right / judged, 4)
     assert "2" in second["comment"]
     assert GradePost.objects.filter(state=GradePost.State.SENT).count() == 2
+
+
+def test_ags_end_to_end_a_launched_pupil_submits_and_the_platform_gets_the_score(
+    platform, django_capture_on_commit_callbacks
+):
+    """The whole way, as a school sees it: the teacher opens the course, a pupil opens
+    the activity from the platform (its AGS claim names the line item), answers and
+    hands in on the site's pages; the platform's gradebook gets one score for that
+    pupil's platform id, and a second submit click posts nothing more."""
+    from django.urls import reverse
+
+    from tests.tutor.lti.conftest import LTI, launch, new_browser
+    from tests.tutor.lti.test_launch import teacher_opens
+
+    school_class = teacher_opens(platform)
+    assignment = AssignmentFactory(school_class=school_class, question_count=4)
+    client = new_browser()
+    ags = {"scope": [grades.SCORE_SCOPE], "lineitem": platform.lineitem_url}
+    response = launch(
+        client,
+        platform,
+        sub="moodle-pupil-5",
+        **{
+            LTI + "custom": {"assignment": str(assignment.pk)},
+            "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": ags,
+        },
+    )
+    assert response.status_code == 302
+    quiz = Quiz.objects.get(assignment=assignment)
+    now = timezone.now()
+    QuizQuestion.objects.filter(quiz=quiz).update(
+        answered_at=now, answered_choice="a", correct=False
+    )
+    QuizQuestion.objects.filter(quiz=quiz, position__in=[0, 2]).update(correct=True)
+    submit = reverse("classroom:assignment_submit", args=[quiz.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(submit).status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(submit)  # a second click: refused, and nothing posted again
+    [score] = platform.scores
+    assert score["userId"] == "moodle-pupil-5"
+    assert score["scoreGiven"] == 0.5 and score["scoreMaximum"] == 1
+    assert GradePost.objects.get().state == GradePost.State.SENT
