@@ -401,3 +401,37 @@ def test_ags_end_to_end_a_launched_pupil_submits_and_the_platform_gets_the_score
     assert score["userId"] == "moodle-pupil-5"
     assert score["scoreGiven"] == 0.5 and score["scoreMaximum"] == 1
     assert GradePost.objects.get().state == GradePost.State.SENT
+
+
+def test_ags_a_live_session_that_ends_posts_the_pupils_scores(
+    setup, gradebook, django_capture_on_commit_callbacks
+):
+    """A live session hands in every pupil's attempt when it ends: an activity that
+    opens its assignment gets their scores, as for a submit."""
+    from tutor.classroom.models import LiveSession
+    from tutor.live import services as live
+    from tutor.live.services import Action, LiveSpec
+
+    teacher = setup["assignment"].school_class.teacher
+    session = live.start_live(
+        teacher=teacher,
+        school_class=setup["assignment"].school_class,
+        spec=LiveSpec(kinds=["stoeck"], question_count=2),
+    )
+    setup["link"].assignment = session.assignment
+    setup["link"].save()
+    pupil = setup["learner"]
+    live.join_live(learner=pupil, session=session)
+    session = live.advance(
+        teacher=teacher, session=session, action=Action.BEGIN, version=session.version
+    )
+    right = session.questions[0]["answer"]
+    live.answer_live(learner=pupil, session=session, position=0, choice=right)
+    with django_capture_on_commit_callbacks(execute=True):
+        session = live.advance(
+            teacher=teacher, session=session, action=Action.FINISH, version=session.version
+        )
+    assert session.phase == LiveSession.Phase.FINISHED
+    [sent] = gradebook.scores
+    assert sent["body"]["userId"] == "moodle-user-42"
+    assert sent["body"]["scoreGiven"] == 0.5  # one of two right
