@@ -167,6 +167,17 @@ def _finish_cookie_check_page(
 class LaunchView(LtiLaunchBaseView):
     """The launch: the platform posts a signed id_token here (in its frame or a tab)."""
 
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # Somebody opened the launch address by hand (copied from the README or the
+        # platform's settings): a page that says so, not an empty 405.
+        response = refused(
+            request,
+            _("This address is opened by your school platform, not by hand."),
+            status=405,
+        )
+        response["Allow"] = "POST"
+        return response
+
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             lti_launch = services.validated_launch(request)
