@@ -384,3 +384,14 @@ def test_without_a_signing_key_the_tool_says_so(client, platform):
     response = login_initiation(client, platform)
     assert response.status_code == 503
     assert b"rotate_keys" in response.content
+
+
+def test_a_launched_person_sees_their_name_and_no_password_link(platform):
+    """An account from the platform has a made-up user name and no password: the
+    header shows the person's name from the token and offers no password change."""
+    client = new_browser()
+    response = launch(client, platform, sub="moodle-teacher-1", roles=INSTRUCTOR)
+    page = client.get(response["Location"]).content.decode()
+    header = page.split('<div class="account">', 1)[1].split("</div>", 1)[0]
+    assert "Anna Meier" in header and "lti-" not in header
+    assert reverse("password_change") not in header
