@@ -296,3 +296,65 @@ def test_dashboard_shows_due_work_and_mastery(client, school_class, member):
     assert "Stöck-Test" in page and "Später" in page
     assert other.title not in page
     assert page.count('role="meter"') == len(Skill)  # one meter per skill
+
+
+def _lesson_form(**changes):
+    data = {
+        "title": "Varianten",
+        "lesson": "variants",
+        "question_count": 6,
+        "rules_preset": "default",
+        "opens_at": "2026-12-01T08:00",
+        "due_at": "2099-12-08T08:00",
+        "attempts_allowed": 1,
+        "same_questions": "1",
+        "explanations": "immediately",
+        "late_policy": "refuse",
+    }
+    data.update(changes)
+    return data
+
+
+def test_an_assignment_of_a_lessons_questions_asks_what_the_lesson_asks(
+    client, teacher, school_class
+):
+    """A quiz of a lesson's questions (the form's lesson choice, also offered when a
+    school platform adds an activity): the lesson's kinds, each question drawn as the
+    lesson draws it, in its aim's rule set; the same questions for everybody."""
+    import random
+
+    from tests.factories import LessonFactory
+    from tutor.lessons.questions import plan_for
+
+    LessonFactory(slug="variants")
+    client.force_login(teacher)
+    page = client.get(reverse("classroom:assignment_create", args=[school_class.pk]))
+    assert b'name="lesson"' in page.content and b'value="variants"' in page.content
+    response = client.post(
+        reverse("classroom:assignment_create", args=[school_class.pk]), _lesson_form()
+    )
+    assert response.status_code == 302
+    a = Assignment.objects.get()
+    plan = plan_for("variants")
+    assert a.lesson == "variants" and a.kinds == list(plan.kinds)
+    first, second = (MembershipFactory(school_class=school_class).learner for _ in range(2))
+    quizzes = [assignments.start_or_resume(learner=p, assignment=a) for p in (first, second)]
+    rows = [list(QuizQuestion.objects.filter(quiz=q).order_by("position")) for q in quizzes]
+    assert [r.question for r in rows[0]] == [r.question for r in rows[1]]
+    for row, (kind, seed) in zip(rows[0], assignments.question_plan(a, first, 1), strict=True):
+        assert row.kind == kind
+        assert row.question == plan.draw(kind, random.Random(seed)).question.to_dict()
+    # The assignment names the rule set of the lesson's first aim; each question
+    # carries its own (the lesson "variants" draws under three).
+    assert a.rules == plan.rules.to_dict() and a.rules_preset == plan.rules.preset_name()
+
+
+@pytest.mark.parametrize("lesson", ["no-such-lesson", "../etc"])
+def test_an_unknown_lesson_is_refused_with_a_message(client, teacher, school_class, lesson):
+    client.force_login(teacher)
+    response = client.post(
+        reverse("classroom:assignment_create", args=[school_class.pk]),
+        _lesson_form(lesson=lesson),
+    )
+    assert response.status_code == 200 and b'class="errorlist' in response.content
+    assert not Assignment.objects.exists()

@@ -15,6 +15,7 @@ judges every move at once, so a table assignment always explains at once.
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from django.utils.translation import gettext as _
 from rules_core import RuleSet
 from tutor.accounts.models import User
 from tutor.core.assignment_policy import Refusal, WorkRefused, check_work, refusal
+from tutor.lessons.questions import QuestionPlan, plan_for
 from tutor.quizzes.models import Quiz, QuizQuestion, Skill
 from tutor.quizzes.services import MAX_QUESTIONS, QuizError, check_can_answer, create_quiz
 from tutor.table import services as table_services
@@ -63,10 +65,23 @@ class AssignmentSpec:
     activity: str = Assignment.Activity.QUIZ
     round_count: int = 0  # table rounds only
     focus: str = ""  # table rounds only
+    lesson: str = ""  # a quiz of this lesson's questions (kinds and rule set not used)
+
+
+def lesson_plan(slug: str) -> QuestionPlan | None:
+    """The questions of the lesson ``slug`` for an assignment; None for no lesson."""
+    if not slug:
+        return None
+    plan = plan_for(slug)
+    if not plan.kinds:
+        raise AssignmentError(_("Choose one of the lessons offered."))
+    return plan
 
 
 def _check_quiz_spec(spec: AssignmentSpec) -> None:
-    if not spec.kinds or any(k not in Skill.values for k in spec.kinds):
+    if spec.lesson:
+        lesson_plan(spec.lesson)
+    elif not spec.kinds or any(k not in Skill.values for k in spec.kinds):
         raise AssignmentError(_("Choose at least one question kind."))
     if not 1 <= spec.question_count <= MAX_QUESTIONS:
         raise AssignmentError(
@@ -100,12 +115,18 @@ def create_assignment(
     if spec.due_at <= spec.opens_at:
         raise AssignmentError(_("The due date must come after the opening date."))
     rules = RuleSet.preset(spec.rules_preset)
+    preset = spec.rules_preset
+    plan = None if table else lesson_plan(spec.lesson)
+    if plan is not None:
+        # Each question carries its aim's rule set; the assignment names the first.
+        rules = plan.rules
+        preset = rules.preset_name() or "custom"
     common = {
         "school_class": school_class,
         "title": spec.title.strip() or _("Assignment"),
         "activity": spec.activity,
         "rules": rules.to_dict(),
-        "rules_preset": spec.rules_preset,
+        "rules_preset": preset,
         "opens_at": spec.opens_at,
         "due_at": spec.due_at,
         "same_questions": spec.same_questions,
@@ -130,7 +151,8 @@ def create_assignment(
         )
     return Assignment.objects.create(
         **common,
-        kinds=list(dict.fromkeys(spec.kinds)),
+        kinds=list(plan.kinds) if plan is not None else list(dict.fromkeys(spec.kinds)),
+        lesson=spec.lesson if plan is not None else "",
         question_count=spec.question_count,
         attempts_allowed=spec.attempts_allowed,
         explanations=spec.explanations,
@@ -179,6 +201,22 @@ def same_questions_given(
     }
 
 
+def lesson_questions(
+    assignment: Assignment, plan: list[tuple[str, int]]
+) -> dict[int, dict[str, Any]]:
+    """For a quiz of a lesson's questions: each position's question drawn as the lesson
+    draws it, from that position's seed (the same seed, the same question). A kind the
+    lesson no longer asks is generated from its seed as in any quiz."""
+    if not assignment.lesson:
+        return {}
+    lesson = plan_for(assignment.lesson)
+    drawn = {}
+    for position, (kind, seed) in enumerate(plan):
+        if lesson.aims_of(kind):
+            drawn[position] = lesson.draw(kind, random.Random(seed)).question.to_dict()
+    return drawn
+
+
 def start_or_resume(*, learner: User, assignment: Assignment, now: datetime | None = None) -> Quiz:
     """The learner's open attempt, or a new one if the assignment allows it."""
     now = now or timezone.now()
@@ -196,7 +234,10 @@ def start_or_resume(*, learner: User, assignment: Assignment, now: datetime | No
     if used >= assignment.attempts_allowed:
         raise AssignmentError(_("You have used all your attempts for this assignment."))
     plan = question_plan(assignment, learner, used + 1)
-    stored = same_questions_given(assignment, plan, used + 1)
+    stored = {
+        **lesson_questions(assignment, plan),
+        **same_questions_given(assignment, plan, used + 1),
+    }
     try:
         with transaction.atomic():
             quiz = create_quiz(

@@ -57,12 +57,30 @@ class DateTimeInput(forms.DateTimeInput):
         super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
 
 
+def lesson_field(help_text: Any) -> forms.ChoiceField:
+    """A lesson whose questions to ask (its choices set by :func:`set_lesson_choices`)."""
+    return forms.ChoiceField(label=_("Questions of a lesson"), required=False, help_text=help_text)
+
+
+def set_lesson_choices(field: forms.Field) -> None:
+    """The lessons with questions, by their titles in the request's language."""
+    language = (get_language() or "de")[:2]
+    cast(forms.ChoiceField, field).choices = [
+        ("", _("none: the question kinds below")),
+        *(
+            (entry.lesson.slug, entry.text.title)
+            for entry in course(language, None)
+            if plan_for(entry.lesson.slug).kinds
+        ),
+    ]
+
+
 class AssignmentForm(forms.Form):
     """A quiz or rounds at the table. The page shows both groups of fields (without
     JavaScript nothing can hide one); each says which activity it is for, and the
     fields of the activity not chosen are ignored."""
 
-    QUIZ_FIELDS = ("kinds", "question_count", "attempts_allowed", "explanations")
+    QUIZ_FIELDS = ("lesson", "kinds", "question_count", "attempts_allowed", "explanations")
     TABLE_FIELDS = ("round_count", "focus")
 
     title = forms.CharField(label=_("Title"), max_length=120)
@@ -78,6 +96,12 @@ class AssignmentForm(forms.Form):
         widget=forms.RadioSelect,
         # A post without it (a form from before table rounds) sets a quiz.
         required=False,
+    )
+    lesson = lesson_field(
+        _(
+            "Aimed at the rules that lesson teaches, each question in its own rule set; "
+            "the question kinds are then not used."
+        )
     )
     kinds = question_kinds_field()
     question_count = forms.IntegerField(
@@ -147,6 +171,7 @@ class AssignmentForm(forms.Form):
         super().__init__(*args, **kwargs)
         # `fields` holds Field; this one is a ChoiceField.
         cast(forms.ChoiceField, self.fields["rules_preset"]).choices = preset_choices()
+        set_lesson_choices(self.fields["lesson"])
         # Formatted here, in the request's language (a lazy text formatted at import
         # time would be fixed in the language of the import).
         self.fields["round_count"].help_text = _(
@@ -197,8 +222,8 @@ class AssignmentForm(forms.Form):
         # The fields of the table are ignored: their errors would only confuse.
         for name in self.TABLE_FIELDS:
             self.errors.pop(name, None)
-        if not data.get("kinds") and "kinds" not in self.errors:
-            self.add_error("kinds", _("A quiz needs at least one question kind."))
+        if not data.get("lesson") and not data.get("kinds") and "kinds" not in self.errors:
+            self.add_error("kinds", _("Choose at least one question kind, or a lesson."))
         if data.get("question_count") is None and "question_count" not in self.errors:
             self.add_error("question_count", _("A quiz needs a number of questions."))
         if data.get("attempts_allowed") is None and "attempts_allowed" not in self.errors:
@@ -243,6 +268,7 @@ class AssignmentForm(forms.Form):
             explanations=d["explanations"],
             late_policy=d["late_policy"],
             tools_allowed=d["tools_allowed"],
+            lesson=d.get("lesson") or "",
         )
 
 
@@ -270,13 +296,11 @@ class MoodleExportForm(forms.Form):
     questions; how many, in which language and deck, and the set number (the seed) that
     makes the same file again. Sent by GET: nothing is stored."""
 
-    lesson = forms.ChoiceField(
-        label=_("Questions of a lesson"),
-        required=False,
-        help_text=_(
+    lesson = lesson_field(
+        _(
             "Aimed at the rules that lesson teaches, in its rule sets; the question "
             "kinds and the rule set below are then not used."
-        ),
+        )
     )
     kinds = question_kinds_field()
     rules_preset = forms.ChoiceField(label=_("Rule set"), initial="default")
@@ -301,15 +325,7 @@ class MoodleExportForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["rules_preset"]).choices = preset_choices()
-        language = (get_language() or "de")[:2]
-        cast(forms.ChoiceField, self.fields["lesson"]).choices = [
-            ("", _("none: the question kinds below")),
-            *(
-                (entry.lesson.slug, entry.text.title)
-                for entry in course(language, None)
-                if plan_for(entry.lesson.slug).kinds
-            ),
-        ]
+        set_lesson_choices(self.fields["lesson"])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

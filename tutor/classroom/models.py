@@ -89,6 +89,10 @@ class Assignment(models.Model):
         _("activity"), max_length=8, choices=Activity.choices, default=Activity.QUIZ
     )
     kinds = models.JSONField(_("question kinds"), default=list)
+    # A quiz of a lesson's questions (its slug): each drawn as the lesson draws the
+    # questions at its end, aimed at its rules in that aim's rule set; "" for a quiz
+    # of the kinds under the assignment's rule set.
+    lesson = models.CharField(_("lesson"), max_length=80, blank=True, default="")
     question_count = models.PositiveSmallIntegerField(_("number of questions"), default=6)
     # Rounds at the table only (0 for a quiz): how many rounds, aimed at what.
     round_count = models.PositiveSmallIntegerField(_("number of rounds"), default=0)

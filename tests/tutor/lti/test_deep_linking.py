@@ -141,3 +141,24 @@ def test_the_picker_needs_a_deep_linking_launch(client, platform):
     assert client.get(reverse("lti:deep_link")).status_code == 400
     assert new_browser().get(reverse("lti:deep_link")).status_code == 302  # to the login
     assert Key.objects.count() == 1
+
+
+def test_deep_linking_adds_a_lessons_questions(platform):
+    """The picker offers a lesson's questions too (issue 26 item 3): the activity opens
+    an assignment of that lesson's questions."""
+    from tests.factories import LessonFactory
+
+    LessonFactory(slug="stoeck")
+    teacher = new_browser()
+    response = launch(teacher, platform, sub="teacher-1", roles=INSTRUCTOR, **deep_linking_claims())
+    picker = teacher.get(response["Location"])
+    assert b'<option value="stoeck">' in picker.content
+    form = {**quiz_form("Stöck"), "lesson": "stoeck", "kinds": []}
+    answer = teacher.post(reverse("lti:deep_link"), form)
+    assert answer.status_code == 200, answer.content
+    assignment = Assignment.objects.get()
+    assert assignment.lesson == "stoeck" and assignment.kinds == ["stoeck"]
+    token = answer.content.decode().split('name="JWT" value="', 1)[1].split('"', 1)[0]
+    body = jwt.decode(token, options={"verify_signature": False})
+    (item,) = body[DL + "content_items"]
+    assert item["custom"] == {"assignment": str(assignment.pk)}
