@@ -24,7 +24,7 @@ import io
 import json
 import logging
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -320,6 +320,24 @@ Row = dict[str, Any]
 
 
 @dataclass(frozen=True)
+class ExtraSection:
+    """A table an app above the classroom adds to the export, with its rows."""
+
+    section: Section
+    rows: Callable[[User, datetime], list[Row]]
+
+
+# Tables of apps above this one, which it may not import (the layers in pyproject.toml):
+# tutor.lti adds what a school platform sent and the grades sent back, when it is ready.
+EXTRA_SECTIONS: list[ExtraSection] = []
+
+
+def all_sections() -> tuple[Section, ...]:
+    """Every table of the export: the classroom's, then the other apps'."""
+    return SECTIONS + tuple(extra.section for extra in EXTRA_SECTIONS)
+
+
+@dataclass(frozen=True)
 class Export:
     access: Access
     exported_at: datetime
@@ -536,6 +554,8 @@ def collect(access: Access, now: datetime | None = None) -> Export:
         "login_failures": _login_failures(learner),
         "sessions": [{"expires_at": expiry} for _key, expiry in _sessions_of(learner)],
     }
+    for extra in EXTRA_SECTIONS:
+        tables[extra.section.name] = extra.rows(learner, now)
     logger.info(
         "data export of user %s by user %s (%s)", learner.pk, access.requester.pk, access.relation
     )
@@ -556,7 +576,7 @@ def export_json(export: Export) -> bytes:
         "exported_at": _json_value(export.exported_at),
         "exported_by": str(export.access.relation),
     }
-    for section in SECTIONS:
+    for section in all_sections():
         rows = [
             {column: _json_value(row[column]) for column in section.columns}
             for row in export.tables[section.name]
@@ -589,7 +609,7 @@ def _readme(export: Export) -> str:
         f"schema: {SCHEMA}, schema_version: {SCHEMA_VERSION}",
         "",
     ]
-    for section in SECTIONS:
+    for section in all_sections():
         lines.append(f"{section.name}.csv: {section.description}")
     return "\r\n".join(lines) + "\r\n"
 
@@ -599,7 +619,7 @@ def export_zip(export: Export) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("README.txt", _readme(export).encode("utf-8"))
-        for section in SECTIONS:
+        for section in all_sections():
             rows = (
                 [_csv_value(row[column]) for column in section.columns]
                 for row in export.tables[section.name]

@@ -26,4 +26,10 @@ class LtiConfig(AppConfig):
         from .grades import on_round_finished, on_work_submitted
 
         work_submitted.connect(on_work_submitted, dispatch_uid="lti.grades")
+        # The learner's data export shows what the platform sent and the grades sent.
+        from tutor.classroom.privacy import EXTRA_SECTIONS
+
+        from .privacy import EXPORTS
+
+        EXTRA_SECTIONS.extend(e for e in EXPORTS if e not in EXTRA_SECTIONS)
         round_finished.connect(on_round_finished, dispatch_uid="lti.round_grades")

@@ -7,7 +7,9 @@ questions, 0-1), with a comment naming the skills. The score is queued first
 (:class:`~tutor.lti.models.GradePost`, in the submit's own commit chain) and sent right
 after; a platform that does not answer gets it again later, from
 ``manage.py lti_send_grades`` (a timer runs it, or ``--loop``), after growing pauses
-(:data:`RETRY_MINUTES`), and is given up on after the last.
+(:data:`RETRY_MINUTES`), and is given up on after the last. A score tells right from
+wrong: for an assignment that shows its solutions after the due date it waits until
+then, as the site's own pages do (the pupil reads the platform's gradebook too).
 
 Nothing is posted twice: one row per attempt and activity (a constraint), a sender
 claims a row with a conditional update before it calls the platform, and a row a newer
@@ -172,6 +174,7 @@ def queue_grades(quiz_ids: Iterable[int], now: datetime | None = None) -> list[G
             comment=comment_for(score),
             scored_at=quiz.submitted_at or now,
             completed=True,
+            release_at=released_at(assignment),
         )
         queued += _queue_for_links(links, outcome, {"quiz": quiz}, now)
     return queued
@@ -243,6 +246,17 @@ class Outcome:
     comment: str
     scored_at: datetime
     completed: bool
+    # Not sent before this: a score tells right from wrong, which an assignment that
+    # shows its solutions after the due date keeps back until then (the platform's
+    # gradebook is a page the pupil reads).
+    release_at: datetime | None = None
+
+
+def released_at(assignment: Assignment) -> datetime | None:
+    """When the assignment's results may be shown: None for at once."""
+    if assignment.explanations == Assignment.Explanations.AFTER_DUE:
+        return assignment.due_at
+    return None
 
 
 def _queue_for_links(
@@ -272,7 +286,7 @@ def _queue(
         # timestamps, and a platform keeps the score with the latest.
         "scored_at": outcome.scored_at,
         "completed": outcome.completed,
-        "next_try_at": now,
+        "next_try_at": max(now, outcome.release_at or now),
     }
     try:
         with transaction.atomic():

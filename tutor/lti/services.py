@@ -235,7 +235,14 @@ def target_assignment(lti_launch: LtiLaunch, school_class: SchoolClass) -> Assig
     launch_data: Mapping[str, Any] = lti_launch.get_launch_data()
     resource_link: LtiResourceLink = lti_launch.resource_link
     raw = _custom_assignment(launch_data)
+    # The gradebook column as this launch names it; a launch without the AGS claim
+    # leaves the one kept (grades still go there).
+    lineitem = _lineitem_url(launch_data)
     if not raw:
+        if lineitem:
+            LtiAssignmentLink.objects.filter(resource_link=resource_link).exclude(
+                lineitem_url=lineitem
+            ).update(lineitem_url=lineitem)
         return selectors.linked_assignment(resource_link)
     assignment = selectors.assignment_of_class(school_class, raw)
     if assignment is None:
@@ -243,10 +250,10 @@ def target_assignment(lti_launch: LtiLaunch, school_class: SchoolClass) -> Assig
             _("This activity names an assignment that is not in this course's class."),
             status=404,
         )
-    LtiAssignmentLink.objects.update_or_create(
-        resource_link=resource_link,
-        defaults={"assignment": assignment, "lineitem_url": _lineitem_url(launch_data)},
-    )
+    defaults: dict[str, Any] = {"assignment": assignment}
+    if lineitem:
+        defaults["lineitem_url"] = lineitem
+    LtiAssignmentLink.objects.update_or_create(resource_link=resource_link, defaults=defaults)
     return assignment
 
 

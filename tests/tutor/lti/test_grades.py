@@ -435,3 +435,54 @@ def test_ags_a_live_session_that_ends_posts_the_pupils_scores(
     [sent] = gradebook.scores
     assert sent["body"]["userId"] == "moodle-user-42"
     assert sent["body"]["scoreGiven"] == 0.5  # one of two right
+
+
+def test_ags_a_score_waits_for_the_due_date_when_solutions_wait_for_it(
+    setup, gradebook, django_capture_on_commit_callbacks
+):
+    """An assignment that shows its solutions after the due date keeps the score back
+    too (the pupil reads the platform's gradebook): queued at the submit, sent once
+    the due date has passed."""
+    assignment = setup["assignment"]
+    assignment.explanations = assignment.Explanations.AFTER_DUE
+    assignment.save()
+    _submit(_attempt(setup), setup, django_capture_on_commit_callbacks)
+    post = GradePost.objects.get()
+    assert post.state == GradePost.State.PENDING and post.tries == 0
+    assert post.next_try_at == assignment.due_at
+    assert grades.send_due(assignment.due_at - timedelta(seconds=1)) == grades.SendReport()
+    assert gradebook.scores == [] and gradebook.tokens == []
+    assert grades.send_due(assignment.due_at + timedelta(seconds=1)).sent == 1
+    assert len(gradebook.scores) == 1
+
+
+def test_the_learners_data_export_holds_what_the_platform_sent_and_the_grades(
+    setup, gradebook, django_capture_on_commit_callbacks
+):
+    """The learner's own export (JSON and the zip's CSVs) lists their platform record
+    (with the e-mail the platform sent, kept there only) and the scores sent back; a
+    score the assignment still keeps back shows empty, as on the platform."""
+    import json
+
+    from tutor.classroom import privacy
+
+    LtiUser.objects.filter(sub="moodle-user-42").update(
+        given_name="Anna", family_name="Meier", email="anna@schule.example"
+    )
+    _submit(_attempt(setup), setup, django_capture_on_commit_callbacks)
+    learner = setup["learner"]
+    export = privacy.collect(privacy.access_to(learner, learner.pk))
+    doc = json.loads(privacy.export_json(export))
+    [platform] = doc["school_platform"]
+    assert platform["platform_user_id"] == "moodle-user-42"
+    assert platform["email"] == "anna@schule.example" and platform["given_name"] == "Anna"
+    [sent] = doc["grades_sent"]
+    assert sent["score"] == 0.75
+    assert sent["state"] == "sent" and sent["assignment_id"] == setup["assignment"].pk
+    # Kept back: an "after the due date" assignment before its due date.
+    setup["assignment"].explanations = setup["assignment"].Explanations.AFTER_DUE
+    setup["assignment"].save()
+    export = privacy.collect(privacy.access_to(learner, learner.pk))
+    [hidden] = export.tables["grades_sent"]
+    assert hidden["score"] is None and hidden["comment"] == ""
+    assert "grades_sent.csv" in privacy.export_zip(export).decode("latin-1")

@@ -172,6 +172,24 @@ def test_learner_launch_signs_in_and_lands_on_the_linked_assignment(platform):
     # The next launch of the same activity needs no custom parameter: the link is kept.
     again = launch(new_browser(), platform, sub="moodle-pupil-5")
     assert again["Location"] == reverse("quizzes:quiz", args=[quiz.pk])
+    # A launch without the AGS claim (here the teacher's, naming the assignment) keeps
+    # the gradebook column; one that names another column moves the link there.
+    launch(
+        new_browser(),
+        platform,
+        sub="moodle-teacher-1",
+        roles=INSTRUCTOR,
+        **{LTI + "custom": {"assignment": str(assignment.pk)}},
+    )
+    assert LtiAssignmentLink.objects.get().lineitem_url == ags["lineitem"]
+    moved = {**ags, "lineitem": ags["lineitem"].replace("/9/", "/10/")}
+    launch(
+        new_browser(),
+        platform,
+        sub="moodle-pupil-5",
+        **{"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": moved},
+    )
+    assert LtiAssignmentLink.objects.get().lineitem_url == moved["lineitem"]
 
 
 def test_teacher_lands_on_the_assignments_results(platform):
