@@ -6,6 +6,8 @@ it up together with its teacher, so another teacher's ids are a 404.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 
@@ -15,6 +17,11 @@ from tutor.core.context_processors import current_deck
 
 from . import csv_export
 from . import results as selectors
+from .models import Assignment
+
+# Sentences about an assignment from apps above this one, which it may not import (the
+# layers in pyproject.toml): tutor.lti says how its scores reached the school platform.
+ASSIGNMENT_NOTES: list[Callable[[Assignment], list[str]]] = []
 
 
 @teacher_required
@@ -36,6 +43,7 @@ def assignment_results(request: AuthedRequest, assignment_id: int) -> HttpRespon
             "table": table,
             "assignment": assignment,
             "school_class": school_class,
+            "notes": [note for notes in ASSIGNMENT_NOTES for note in notes(assignment)],
         },
     )
 

@@ -32,4 +32,11 @@ class LtiConfig(AppConfig):
         from .privacy import EXPORTS
 
         EXTRA_SECTIONS.extend(e for e in EXPORTS if e not in EXTRA_SECTIONS)
+        # The teacher's results page says how the scores reached the platform.
+        from tutor.classroom.results_views import ASSIGNMENT_NOTES
+
+        from .grades import assignment_notes
+
+        if assignment_notes not in ASSIGNMENT_NOTES:
+            ASSIGNMENT_NOTES.append(assignment_notes)
         round_finished.connect(on_round_finished, dispatch_uid="lti.round_grades")

@@ -425,3 +425,36 @@ def _queue_and_send(queue: Callable[[list[int]], list[GradePost]], ids: list[int
             send_due(ids=[p.pk for p in posts])
     except Exception:  # the queue keeps what was queued; the command retries
         log.exception("grades for %s %s not queued or sent", queue.__name__, ids)
+
+
+def assignment_notes(assignment: Assignment) -> list[str]:
+    """For the teacher's results page: how the scores of each platform activity that
+    opens this assignment reached the platform's gradebook."""
+    notes = []
+    for link in LtiAssignmentLink.objects.filter(assignment=assignment).select_related(
+        "resource_link__context__deployment__registration"
+    ):
+        counts = Counter(link.grade_posts.values_list("state", flat=True))
+        platform = _registration(link).name
+        if not link.lineitem_url:
+            notes.append(
+                _(
+                    "Opened from «%(platform)s»: the platform has not offered a gradebook "
+                    "column for this activity, so no scores are sent."
+                )
+                % {"platform": platform}
+            )
+            continue
+        notes.append(
+            _(
+                "Scores for the gradebook of «%(platform)s»: %(sent)s sent, %(waiting)s "
+                "waiting, %(failed)s given up."
+            )
+            % {
+                "platform": platform,
+                "sent": counts[GradePost.State.SENT],
+                "waiting": counts[GradePost.State.PENDING] + counts[GradePost.State.SENDING],
+                "failed": counts[GradePost.State.FAILED],
+            }
+        )
+    return notes

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs
 import jwt
 import pytest
 from django.core.management import call_command
-from django.utils import timezone
+from django.utils import timezone, translation
 from lti_tool.models import (
     Key,
     LtiContext,
@@ -486,3 +486,26 @@ def test_the_learners_data_export_holds_what_the_platform_sent_and_the_grades(
     [hidden] = export.tables["grades_sent"]
     assert hidden["score"] is None and hidden["comment"] == ""
     assert "grades_sent.csv" in privacy.export_zip(export).decode("latin-1")
+
+
+def test_the_teachers_results_page_says_how_the_scores_reached_the_platform(
+    setup, gradebook, django_capture_on_commit_callbacks, client
+):
+    from django.urls import reverse
+
+    gradebook.mode = "down"
+    _submit(_attempt(setup), setup, django_capture_on_commit_callbacks)
+    teacher = setup["assignment"].school_class.teacher
+    client.force_login(teacher)
+    url = reverse("classroom:assignment_results", args=[setup["assignment"].pk])
+    with translation.override("en"):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Scores for the gradebook of «Moodle of the school»: 0 sent, 1 waiting" in page
+    gradebook.mode = "up"
+    grades.send_due(timezone.now() + timedelta(hours=1))
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "1 sent, 0 waiting, 0 given up" in page
+    # An assignment no activity opens says nothing of platforms.
+    other = AssignmentFactory(school_class=setup["assignment"].school_class)
+    page = client.get(reverse("classroom:assignment_results", args=[other.pk])).content
+    assert "gradebook".encode() not in page and "Bewertungs".encode() not in page
