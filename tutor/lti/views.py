@@ -169,14 +169,13 @@ class LaunchView(LtiLaunchBaseView):
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         # Somebody opened the launch address by hand (copied from the README or the
-        # platform's settings): a page that says so, not an empty 405.
-        response = refused(
+        # platform's settings): a page that says so, not an empty 405. (A 400: a page
+        # reached by GET, which the site's "try again" links may point at.)
+        return refused(
             request,
             _("This address is opened by your school platform, not by hand."),
-            status=405,
+            status=400,
         )
-        response["Allow"] = "POST"
-        return response
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
