@@ -30,15 +30,7 @@ def test_every_message_of_the_jinja_templates_is_translated_to_german():
         open(settings.BASE_DIR / "locale/de/LC_MESSAGES/django.mo", "rb")  # noqa: SIM115
     )
     source = MESSAGES_MODULE.read_text(encoding="utf-8")
-    messages = []
-    for path in sorted((settings.BASE_DIR / "jinja_templates").rglob("*.jinja")):
-        found = _env().extract_translations(
-            path.read_text(encoding="utf-8"), gettext_functions=("_", "gettext", "ngettext")
-        )
-        # (id,), (singular, plural), or with None for arguments that are not texts
-        messages += [
-            tuple(i for i in (m if isinstance(m, tuple) else (m,)) if i) for _l, _f, m in found
-        ]
+    messages = _template_messages()
     assert len(messages) > 50 and "Trick %(n)s" in source
     entries = catalogue._catalog  # msgid -> msgstr; (msgid, n) -> a plural form
     untranslated = [
@@ -64,6 +56,7 @@ def test_values_are_escaped_and_translations_are_not_double_escaped():
 
 
 def _template_messages() -> list[tuple[str, ...]]:
+    """Every message of the Jinja2 templates: (id,) or (singular, plural)."""
     messages = []
     for path in sorted((settings.BASE_DIR / "jinja_templates").rglob("*.jinja")):
         found = _env().extract_translations(

@@ -23,7 +23,7 @@ from tutor.quizzes.services import QuizError
 
 from . import assignments
 from .forms import AssignmentForm, ClassForm, JoinForm, MoodleExportForm
-from .models import Assignment
+from .models import Assignment, SchoolClass
 from .moodle_export import MAX_SEED, ExportError, moodle_file
 from .results.access import class_of_teacher
 from .selectors import (
@@ -103,9 +103,12 @@ def remove_member(request: AuthedRequest, class_id: int, learner_id: int) -> Htt
     return redirect("classroom:class_detail", class_id=class_id)
 
 
-@teacher_required
-def assignment_create(request: AuthedRequest, class_id: int) -> HttpResponse:
-    school_class = class_of_teacher(request.user, class_id)
+def assignment_from_form(
+    request: AuthedRequest, school_class: SchoolClass
+) -> tuple[AssignmentForm, Assignment | None]:
+    """The assignment form of ``request`` and the assignment a valid post set for
+    ``school_class`` (None for a GET or a refused post, whose form holds the errors).
+    The class page's form and a school platform's deep-linking picker."""
     form = AssignmentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -115,8 +118,17 @@ def assignment_create(request: AuthedRequest, class_id: int) -> HttpResponse:
         except assignments.AssignmentError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, _("Assignment %(title)s set.") % {"title": assignment})
-            return redirect("classroom:class_detail", class_id=class_id)
+            return form, assignment
+    return form, None
+
+
+@teacher_required
+def assignment_create(request: AuthedRequest, class_id: int) -> HttpResponse:
+    school_class = class_of_teacher(request.user, class_id)
+    form, assignment = assignment_from_form(request, school_class)
+    if assignment is not None:
+        messages.success(request, _("Assignment %(title)s set.") % {"title": assignment})
+        return redirect("classroom:class_detail", class_id=class_id)
     return render(
         request, "classroom/assignment_form.html", {"form": form, "school_class": school_class}
     )

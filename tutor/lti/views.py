@@ -32,10 +32,9 @@ from pylti1p3.exception import LtiException, OIDCException
 from tutor.accounts.authentication import MODEL_BACKEND
 from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import teacher_required
-from tutor.classroom import assignments
-from tutor.classroom.forms import AssignmentForm
 from tutor.classroom.models import Assignment, SchoolClass
 from tutor.classroom.results.access import class_of_teacher
+from tutor.classroom.views import assignment_from_form
 
 from . import services
 from .middleware import FRAME_ORIGINS_KEY
@@ -292,16 +291,9 @@ def deep_link(request: AuthedRequest) -> HttpResponse:
             status=400,
         )
     launch_id, school_class = pending
-    form = AssignmentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            assignment = assignments.create_assignment(
-                teacher=request.user, school_class=school_class, spec=form.spec()
-            )
-        except assignments.AssignmentError as error:
-            form.add_error(None, str(error))
-        else:
-            return _deep_link_answer(request, launch_id, assignment)
+    form, assignment = assignment_from_form(request, school_class)
+    if assignment is not None:
+        return _deep_link_answer(request, launch_id, assignment)
     return render(
         request, "classroom/assignment_form.html", {"form": form, "school_class": school_class}
     )
