@@ -221,6 +221,7 @@ def pages(world: World) -> dict[str, list[tuple[str, str]]]:
             (f"/classes/assignments/{world.rounds_id}/results/", "main table"),
             (f"/classes/{c}/mastery/", "main table"),
             (f"/classes/{c}/learners/{world.learner.pk}/", "main table"),
+            ("/classes/moodle/", "main form"),
         ],
     }
 
