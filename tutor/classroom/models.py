@@ -176,11 +176,17 @@ class Assignment(models.Model):
             learner_id=learner_id, school_class_id=self.school_class_id
         ).exists()
 
-    def explanations_visible(self, now: datetime) -> bool:
+    def explanations_from(self) -> datetime | None:
+        """When learners may see what was right (explanations, and a score a school
+        platform shows): None for at once, else the due date."""
         # The table judges every move at once, whatever the field says (issue 14).
-        if self.is_table:
-            return True
-        return self.explanations == self.Explanations.IMMEDIATELY or now >= self.due_at
+        if self.is_table or self.explanations == self.Explanations.IMMEDIATELY:
+            return None
+        return self.due_at
+
+    def explanations_visible(self, now: datetime) -> bool:
+        shown_from = self.explanations_from()
+        return shown_from is None or now >= shown_from
 
 
 class LiveSession(models.Model):

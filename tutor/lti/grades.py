@@ -29,25 +29,23 @@ from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final
 
-import requests
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from lti_tool.models import LtiRegistration, LtiUser
 from pylti1p3.assignments_grades import AssignmentsGradesService
-from pylti1p3.exception import LtiException
 from pylti1p3.grade import Grade
-from pylti1p3.service_connector import ServiceConnector
 
 from tutor.classroom.models import Assignment
-from tutor.classroom.results.common import skill_label
+from tutor.classroom.results.common import best_attempt, skill_label
+from tutor.classroom.results.table import tallies
 from tutor.quizzes.models import Quiz, QuizQuestion
 from tutor.table.models import TableRound
-from tutor.table.selectors import SKILL_ORDER as TABLE_SKILLS
-from tutor.table.selectors import skill_label as table_skill_label
 
+from . import platform
 from .models import GradePost, LtiAssignmentLink
+from .platform import PLATFORM_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +58,13 @@ STALE_CLAIM = timedelta(minutes=10)
 # Each call to the platform (token, score) waits this long at most: the first try runs
 # in the learner's submit request.
 TIMEOUT_SECONDS = 5
-#: What a call to a platform may raise; anything else is a bug and is raised.
-PLATFORM_ERRORS = (LtiException, requests.RequestException, ValueError, KeyError, TypeError)
+
+
+def fraction(right: int, total: int) -> Decimal:
+    """``right`` of ``total`` as a score of 0-1 with four places (the column's precision)."""
+    if not total:
+        return Decimal(0)
+    return (Decimal(right) / Decimal(total)).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)
@@ -82,12 +85,22 @@ class Score:
 
     @property
     def value(self) -> Decimal:
-        """0-1, four places (the column's precision)."""
-        if not self.total:
-            return Decimal(0)
-        return (Decimal(self.right) / Decimal(self.total)).quantize(
-            Decimal("0.0001"), rounding=ROUND_HALF_UP
-        )
+        return fraction(self.right, self.total)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What goes to the gradebook for one learner and assignment."""
+
+    learner_id: int
+    value: Decimal
+    comment: str
+    scored_at: datetime
+    completed: bool
+    # Not sent before this: a score tells right from wrong, which an assignment that
+    # shows its solutions after the due date keeps back until then (the platform's
+    # gradebook is a page the pupil reads).
+    release_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -99,8 +112,8 @@ class SendReport:
 
 
 def best_score(learner_id: int, assignment_id: int, total: int) -> Score | None:
-    """The best submitted attempt (most right answers; the earlier one on a tie), as
-    the results page shows it; None when nothing is submitted."""
+    """The attempt the results page shows (``best_attempt``) as a score; None when
+    nothing is submitted."""
     rows = (
         QuizQuestion.objects.filter(
             quiz__assignment_id=assignment_id,
@@ -117,7 +130,7 @@ def best_score(learner_id: int, assignment_id: int, total: int) -> Score | None:
         numbers[quiz_id] = attempt
     if not attempts:
         return None
-    best = max(attempts, key=lambda q: (sum(c for _k, c in attempts[q]), -numbers[q]))
+    best = best_attempt(attempts, lambda q: sum(c for _k, c in attempts[q]), lambda q: numbers[q])
     asked: Counter[str] = Counter(kind for kind, _c in attempts[best])
     right: Counter[str] = Counter(kind for kind, correct in attempts[best] if correct)
     return Score(
@@ -165,8 +178,10 @@ def queue_grades(quiz_ids: Iterable[int], now: datetime | None = None) -> list[G
         assignment = quiz.assignment
         assert assignment is not None
         links = _links(assignment)
+        if not links:  # most classes: no platform activity opens the assignment
+            continue
         score = best_score(quiz.learner_id, assignment.pk, assignment.question_count)
-        if not links or score is None:
+        if score is None:
             continue
         outcome = Outcome(
             learner_id=quiz.learner_id,
@@ -174,7 +189,7 @@ def queue_grades(quiz_ids: Iterable[int], now: datetime | None = None) -> list[G
             comment=comment_for(score),
             scored_at=quiz.submitted_at or now,
             completed=True,
-            release_at=released_at(assignment),
+            release_at=assignment.explanations_from(),
         )
         queued += _queue_for_links(links, outcome, {"quiz": quiz}, now)
     return queued
@@ -201,62 +216,27 @@ def queue_round_grades(round_ids: Iterable[int], now: datetime | None = None) ->
 
 
 def table_outcome(learner_id: int, assignment: Assignment, when: datetime) -> Outcome:
+    """The decisions right over those judged in the learner's rounds of ``assignment``,
+    per skill as the results page tallies them."""
     rounds = list(
         TableRound.objects.filter(assignment=assignment, learner_id=learner_id).only(
             "tally", "finished_at"
         )
     )
-    right: Counter[str] = Counter()
-    judged: Counter[str] = Counter()
-    for round_ in rounds:
-        for skill, counts in (round_.tally or {}).items():
-            right[skill] += counts.get("right", 0)
-            judged[skill] += counts.get("right", 0) + counts.get("wrong", 0)
+    skills = [tally for tally in tallies(rounds) if tally.judged]
     finished = sum(1 for r in rounds if r.finished_at is not None)
-    total_right, total_judged = sum(right.values()), sum(judged.values())
-    value = Score(0, total_right, total_judged, ()).value
-    skills = " · ".join(
-        f"{table_skill_label(skill)} {right[skill]}/{judged[skill]}"
-        for skill in TABLE_SKILLS
-        if judged[skill]
-    )
+    right, judged = sum(t.right for t in skills), sum(t.judged for t in skills)
     head = _(
         "Rounds finished: %(finished)s of %(set)s; decisions right: %(right)s of %(judged)s."
-    ) % {
-        "finished": finished,
-        "set": assignment.round_count,
-        "right": total_right,
-        "judged": total_judged,
-    }
+    ) % {"finished": finished, "set": assignment.round_count, "right": right, "judged": judged}
+    counts = " · ".join(f"{t.label} {t.right}/{t.judged}" for t in skills)
     return Outcome(
         learner_id=learner_id,
-        value=value,
-        comment=f"{head} {skills}".strip(),
+        value=fraction(right, judged),
+        comment=f"{head} {counts}".strip(),
         scored_at=when,
         completed=finished >= assignment.round_count,
     )
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What goes to the gradebook for one learner and assignment."""
-
-    learner_id: int
-    value: Decimal
-    comment: str
-    scored_at: datetime
-    completed: bool
-    # Not sent before this: a score tells right from wrong, which an assignment that
-    # shows its solutions after the due date keeps back until then (the platform's
-    # gradebook is a page the pupil reads).
-    release_at: datetime | None = None
-
-
-def released_at(assignment: Assignment) -> datetime | None:
-    """When the assignment's results may be shown: None for at once."""
-    if assignment.explanations == Assignment.Explanations.AFTER_DUE:
-        return assignment.due_at
-    return None
 
 
 def _queue_for_links(
@@ -294,20 +274,6 @@ def _queue(
     except IntegrityError:  # the same work announced twice at once
         post = GradePost.objects.get(link=link, **source)
     return post
-
-
-def platform_connector(registration: LtiRegistration) -> ServiceConnector:
-    """pylti1p3's connector to a platform's services, every call with a timeout. It signs
-    the token request with the tool's newest key and names it (``kid``, as the tool's
-    JWKS does: platforms such as Moodle look the key up by it)."""
-    return ServiceConnector(registration.to_registration(), requests_session=_TimeoutSession())
-
-
-class _TimeoutSession(requests.Session):
-    # pylti1p3 calls requests without a timeout.
-    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
-        kwargs.setdefault("timeout", TIMEOUT_SECONDS)
-        return super().request(*args, **kwargs)
 
 
 def send_due(
@@ -378,7 +344,7 @@ def post_score(post: GradePost) -> None:
         .set_comment(post.comment)
     )
     service = AssignmentsGradesService(
-        platform_connector(_registration(post.link)),
+        platform.connector(_registration(post.link), timeout=TIMEOUT_SECONDS),
         {"scope": [SCORE_SCOPE], "lineitem": post.link.lineitem_url},
     )
     service.put_grade(grade)

@@ -12,7 +12,6 @@ from lti_tool.models import LtiUser
 from tutor.accounts.models import User
 from tutor.classroom.privacy import ExtraSection, Section
 
-from .grades import released_at
 from .models import GradePost
 
 PLATFORM_ACCOUNTS = Section(
@@ -69,8 +68,7 @@ def grades_sent(learner: User, now: datetime) -> list[dict[str, Any]]:
         .order_by("scored_at", "pk")
     )
     for post in posts:
-        release = released_at(post.link.assignment)
-        shown = release is None or release <= now
+        shown = post.link.assignment.explanations_visible(now)
         rows.append(
             {
                 "assignment_id": post.link.assignment_id,

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-import requests
 from django.conf import settings
 from django.core.cache import caches
 from django.core.exceptions import ValidationError
@@ -40,14 +39,13 @@ from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.exception import LtiException
 from pylti1p3.lineitem import LineItem
 from pylti1p3.names_roles import NamesRolesProvisioningService
-from pylti1p3.service_connector import ServiceConnector
 
 from tutor.accounts.models import Role, User
 from tutor.classroom import assignments
 from tutor.classroom.models import Assignment, SchoolClass
 from tutor.classroom.services import ClassroomError, add_to_class, create_class, remove_learner
 
-from . import selectors
+from . import platform, selectors
 from .models import LtiAssignmentLink, LtiClass
 
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
@@ -64,8 +62,6 @@ USERNAME_PREFIX = "lti-"
 # A platform's service (token, member list) that does not answer in this time is given
 # up on: a teacher's launch waits for the member list.
 PLATFORM_TIMEOUT_SECONDS = 10
-#: What a call to a platform's service may raise.
-PLATFORM_ERRORS = (LtiException, requests.RequestException, ValueError, KeyError)
 
 
 class LaunchRefused(Exception):
@@ -290,21 +286,12 @@ class MemberSync:
     skipped: int
 
 
-class _TimeoutSession(requests.Session):
-    # pylti1p3 calls requests without a timeout.
-    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
-        kwargs.setdefault("timeout", PLATFORM_TIMEOUT_SECONDS)
-        return super().request(*args, **kwargs)
-
-
 def fetch_members(context: LtiContext) -> list[dict[str, Any]]:
     """The course's member list from the platform (every page of it), as django-lti's
     ``fetch_member_data`` reads it, with a timeout."""
-    connector = ServiceConnector(
-        context.deployment.registration.to_registration(), requests_session=_TimeoutSession()
-    )
     nrps = NamesRolesProvisioningService(
-        connector, {"context_memberships_url": context.memberships_url}
+        platform.connector(context.deployment.registration, timeout=PLATFORM_TIMEOUT_SECONDS),
+        {"context_memberships_url": context.memberships_url},
     )
     return [dict(member) for member in nrps.get_members()]
 

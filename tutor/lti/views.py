@@ -38,6 +38,7 @@ from tutor.classroom.views import assignment_from_form
 
 from . import services
 from .middleware import FRAME_ORIGINS_KEY
+from .platform import PLATFORM_ERRORS
 from .selectors import origin_of, registration_origins
 
 logger = logging.getLogger(__name__)
@@ -243,7 +244,7 @@ class LaunchView(LtiLaunchBaseView):
         if lti_launch.context.memberships_url:
             try:
                 services.sync_members(lti_launch.context)
-            except services.PLATFORM_ERRORS:
+            except PLATFORM_ERRORS:
                 # The member list is a convenience: learners still join at their launch.
                 logger.warning("NRPS sync failed at a launch", exc_info=True)
         assignment = services.target_assignment(lti_launch, school_class)

@@ -30,6 +30,7 @@ from .common import (
     _members,
     _percent,
     _seconds,
+    best_attempt,
     format_seconds,
     skill_label,
 )
@@ -314,7 +315,7 @@ def _row(
 
     submitted = [q for q in attempts if q.submitted_at is not None]
     if submitted:
-        shown = max(submitted, key=lambda q: (right_count(q), -q.attempt))
+        shown = best_attempt(submitted, right_count, lambda q: q.attempt)
         basis, status = BEST_SUBMITTED, SUBMITTED
     else:
         shown = max(attempts, key=lambda q: q.attempt)

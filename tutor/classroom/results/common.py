@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from django.utils.translation import gettext_lazy as _
 
@@ -13,6 +14,8 @@ from tutor.accounts.models import User
 from tutor.quizzes.models import Skill
 
 from ..models import Membership, SchoolClass
+
+T = TypeVar("T")
 
 RIGHT = "right"
 WRONG = "wrong"
@@ -78,6 +81,12 @@ def _percent(part: int, whole: int) -> int | None:
 def _mean(values: Iterable[float]) -> float | None:
     values = list(values)
     return sum(values) / len(values) if values else None
+
+
+def best_attempt(attempts: Iterable[T], right: Callable[[T], int], number: Callable[[T], int]) -> T:
+    """The attempt a learner's result shows: the most right answers, the earlier one on
+    a tie (the results page, the CSV and the score a school platform gets)."""
+    return max(attempts, key=lambda attempt: (right(attempt), -number(attempt)))
 
 
 def skill_label(kind: str) -> str:

@@ -18,7 +18,7 @@ from tutor.table.models import TableRound
 from ..models import Assignment, SchoolClass
 from .common import IN_PROGRESS, STATUS_LABELS, SUBMITTED, _percent
 from .progress import Progress, learner_progress
-from .table import _tallies
+from .table import tallies
 
 # --- one learner ---------------------------------------------------------------------
 
@@ -133,7 +133,7 @@ def learner_history(
         .only("id", "assignment_id", "assignment_index", "tally", "created_at", "finished_at")
         .order_by("assignment_id", "assignment_index", "id")
     ):
-        tally = _tallies([round_])
+        tally = tallies([round_])
         rounds[round_.assignment_id].append(
             RoundRecord(
                 index=round_.assignment_index or 0,

@@ -37,7 +37,8 @@ class SkillTally:
         return _percent(self.right, self.judged)
 
 
-def _tallies(rounds: Iterable[TableRound]) -> list[SkillTally]:
+def tallies(rounds: Iterable[TableRound]) -> list[SkillTally]:
+    """Right and wrong decisions per table skill over ``rounds``, every skill listed."""
     right: Counter[str] = Counter()
     wrong: Counter[str] = Counter()
     for round_ in rounds:
@@ -144,7 +145,7 @@ def table_results(school_class: SchoolClass, assignments: list[Assignment]) -> T
                     for r in finished
                     if r.finished_at is not None and r.finished_at > due[r.assignment_id]
                 ),
-                skills=_tallies(mine),
+                skills=tallies(mine),
                 last_move_at=max(
                     (r.last_move_at for r in mine if r.last_move_at is not None), default=None
                 ),
@@ -154,7 +155,7 @@ def table_results(school_class: SchoolClass, assignments: list[Assignment]) -> T
         school_class=school_class,
         assignments=assignments,
         rows=rows,
-        skills=_tallies(r for row in by_learner.values() for r in row),
+        skills=tallies(r for row in by_learner.values() for r in row),
     )
 
 

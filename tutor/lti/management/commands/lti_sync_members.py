@@ -8,7 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from tutor.lti.models import LtiClass
-from tutor.lti.services import PLATFORM_ERRORS, sync_members
+from tutor.lti.platform import PLATFORM_ERRORS
+from tutor.lti.services import sync_members
 
 
 class Command(BaseCommand):
