@@ -159,8 +159,9 @@ def create_assignment(
     )
 
 
-def _seed(*parts: object) -> int:
-    """A seed that depends only on its parts (stable across processes, unlike hash())."""
+def stable_seed(*parts: object) -> int:
+    """A seed that depends only on its parts (stable across processes, unlike hash()):
+    an assignment's questions and deals, a Moodle export's set."""
     digest = hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()
     return int(digest[:8], 16)
 
@@ -170,7 +171,7 @@ def question_plan(assignment: Assignment, learner: User, attempt: int) -> list[t
     owner = "all" if assignment.same_questions else learner.pk
     kinds = assignment.kinds
     return [
-        (kinds[i % len(kinds)], _seed(assignment.base_seed, owner, attempt, i))
+        (kinds[i % len(kinds)], stable_seed(assignment.base_seed, owner, attempt, i))
         for i in range(assignment.question_count)
     ]
 
@@ -281,7 +282,7 @@ def table_seeds(assignment: Assignment, index: int) -> list[int]:
     """Candidate seeds of the assignment's round ``index`` (0-based), the same for
     everybody: the first one the scenario builder finds a deal for is played."""
     return [
-        _seed(assignment.base_seed, "table", index, attempt)
+        stable_seed(assignment.base_seed, "table", index, attempt)
         for attempt in range(table_services.SEED_TRIES)
     ]
 

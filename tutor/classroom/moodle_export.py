@@ -9,7 +9,6 @@ stored: the seed is the set.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from tutor.lessons.questions import QuestionPlan, plan_for
 from tutor.quizzes.models import Skill
 from tutor.quizzes.moodle import DECKS, LANGS, MoodleSet, moodle_xml
 
+from .assignments import stable_seed
 from .csv_export import ascii_filename
 from .selectors import lesson_title
 
@@ -84,13 +84,6 @@ def check_spec(spec: MoodleExportSpec) -> RuleSet:
         raise ExportError(_("Choose one of the rule sets offered.")) from None
 
 
-def _seed(base: int, position: int) -> int:
-    # Each position's seed from the set's: the same set, the same questions; a hash,
-    # not base + position, so that two sets never share a run of questions.
-    digest = hashlib.sha256(f"moodle:{base}:{position}".encode()).hexdigest()
-    return int(digest[:8], 16) % 2**31
-
-
 def _key(question: Question) -> tuple[str, int, str]:
     return (question.kind, question.seed, str(sorted(question.rules.items())))
 
@@ -105,7 +98,9 @@ def export_questions(spec: MoodleExportSpec) -> list[Question]:
     if plan is None:
         kinds = list(dict.fromkeys(spec.kinds))
         candidates = (
-            generate(kinds[i % len(kinds)], _seed(spec.seed, i), rules)
+            # Each position's seed from the set's (a hash, not seed + position: two sets
+            # never share a run of questions).
+            generate(kinds[i % len(kinds)], stable_seed("moodle", spec.seed, i), rules)
             for i in range(spec.question_count)
         )
     else:

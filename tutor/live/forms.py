@@ -3,14 +3,11 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from teaching.generators.positions import ASKS, asks_for
-from tutor.classroom.forms import question_kinds_field
+from tutor.classroom.forms import lesson_field, question_kinds_field, set_lesson_choices
 from tutor.core.explain import preset_choices
-from tutor.lessons.questions import plan_for
-from tutor.lessons.selectors import course
 from tutor.table.models import Focus
 
 from .services import (
@@ -29,13 +26,11 @@ def _timer_label(seconds: int) -> str:
 class StartForm(forms.Form):
     """Question kinds under a rule set, or the questions of one lesson."""
 
-    lesson = forms.ChoiceField(
-        label=_("Questions of a lesson"),
-        required=False,
-        help_text=_(
+    lesson = lesson_field(
+        _(
             "Aimed at the rules that lesson teaches, in its rule sets; the question "
             "kinds and the rule set below are then not used."
-        ),
+        )
     )
     focus = forms.ChoiceField(
         label=_("Or: positions at a table of the trainer"),
@@ -80,15 +75,7 @@ class StartForm(forms.Form):
         cast(forms.ChoiceField, self.fields["timer_seconds"]).choices = [
             (s, _timer_label(s)) for s in TIMER_SECONDS
         ]
-        language = (get_language() or "de")[:2]
-        cast(forms.ChoiceField, self.fields["lesson"]).choices = [
-            ("", _("none: the question kinds below")),
-            *(
-                (entry.lesson.slug, entry.text.title)
-                for entry in course(language, None)
-                if plan_for(entry.lesson.slug).kinds
-            ),
-        ]
+        set_lesson_choices(self.fields["lesson"])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
