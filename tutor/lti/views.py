@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from csp.constants import NONCE
+from django.conf import settings
 from django.contrib.auth import login
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
@@ -31,6 +32,7 @@ from pylti1p3.exception import LtiException, OIDCException
 
 from tutor.accounts.authentication import MODEL_BACKEND
 from tutor.accounts.http import AuthedRequest
+from tutor.accounts.models import User
 from tutor.accounts.permissions import teacher_required
 from tutor.classroom.models import Assignment, SchoolClass
 from tutor.classroom.results.access import class_of_teacher
@@ -76,11 +78,11 @@ def _no_key(request: HttpRequest) -> HttpResponse:
 
 
 def _use_launch_language(lti_launch: LtiLaunch) -> None:
-    """Pages answer in the platform's language when the site has it (de, en, fr)."""
+    """Pages answer in the platform's language when the site has it."""
     presentation = lti_launch.launch_presentation_claim or {}
     locale = str(presentation.get("locale", "") if isinstance(presentation, dict) else "")
     language = locale.replace("_", "-").split("-")[0].lower()
-    if language in {"de", "en", "fr"}:
+    if language in dict(settings.LANGUAGES):
         translation.activate(language)
 
 
@@ -163,6 +165,15 @@ def _finish_cookie_check_page(
     response._csp_update = {"script-src": [NONCE], "style-src": [NONCE]}  # type: ignore[attr-defined]
 
 
+def _sign_in(request: HttpRequest, lti_launch: LtiLaunch, *, teacher: bool) -> User:
+    """The launching person's account, logged in; the session's pages may be framed
+    by this platform (middleware). Raises ``services.LaunchRefused``."""
+    user = services.account_for(lti_launch.user, teacher=teacher)
+    login(request, user, backend=MODEL_BACKEND)
+    request.session[FRAME_ORIGINS_KEY] = registration_origins(lti_launch.registration)
+    return user
+
+
 @method_decorator(csrf_exempt, name="dispatch")
 class LaunchView(LtiLaunchBaseView):
     """The launch: the platform posts a signed id_token here (in its frame or a tab)."""
@@ -226,9 +237,7 @@ class LaunchView(LtiLaunchBaseView):
     def handle_resource_launch(self, request: HttpRequest, lti_launch: LtiLaunch) -> HttpResponse:
         teacher = services.is_teacher_role(lti_launch.roles_claim or [])
         try:
-            user = services.account_for(lti_launch.user, teacher=teacher)
-            login(request, user, backend=MODEL_BACKEND)
-            request.session[FRAME_ORIGINS_KEY] = registration_origins(lti_launch.registration)
+            user = _sign_in(request, lti_launch, teacher=teacher)
             if teacher:
                 return redirect(self._teacher_landing(lti_launch, user))
             school_class = services.class_for_learner(lti_launch.context, user)
@@ -239,7 +248,7 @@ class LaunchView(LtiLaunchBaseView):
             return render(request, "lti/no_class_yet.html", status=200)
         return redirect(services.learner_landing(user, assignment))
 
-    def _teacher_landing(self, lti_launch: LtiLaunch, user: Any) -> str:
+    def _teacher_landing(self, lti_launch: LtiLaunch, user: User) -> str:
         school_class = services.class_for_teacher(lti_launch.context, user)
         if lti_launch.context.memberships_url:
             try:
@@ -259,9 +268,7 @@ class LaunchView(LtiLaunchBaseView):
         if not services.is_teacher_role(lti_launch.roles_claim or []):
             return refused(request, _("Only the course's teachers add activities."), status=403)
         try:
-            user = services.account_for(lti_launch.user, teacher=True)
-            login(request, user, backend=MODEL_BACKEND)
-            request.session[FRAME_ORIGINS_KEY] = registration_origins(lti_launch.registration)
+            user = _sign_in(request, lti_launch, teacher=True)
             school_class = services.class_for_teacher(lti_launch.context, user)
         except services.LaunchRefused as error:
             return refused(request, str(error), status=error.status)

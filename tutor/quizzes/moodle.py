@@ -40,15 +40,18 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from rules_core.cards import LANGS as CARD_LANGS
 from teaching.generators import Question
 from tutor.core import explain as ex
+from tutor.core.decks import Deck
 from tutor.core.jinja import macros
 
 from .presenters import QuestionView, choice_label, feedback_mistake, present, rule_set_of
 from .services import unsaved_question
 
-LANGS = ("de", "en", "fr")
-DECKS = ("swiss", "french")
+# The languages and decks a set is worded in: the engine's and the site's.
+LANGS = CARD_LANGS
+DECKS = tuple(Deck.values)
 MAX_NAME = 250  # Moodle's question name column holds 255 characters
 MAX_IDNUMBER = 100  # and its idnumber 100
 
