@@ -49,6 +49,13 @@ class User(AbstractUser):
         return self.get_full_name() or self.username
 
     @property
+    def shown_name(self) -> str:
+        """What pages and exports call the person: the user name they log in with; for
+        an account a school platform made (no password, a user name nobody chose, see
+        tutor.lti) the person's name."""
+        return self.username if self.has_usable_password() else self.display_name
+
+    @property
     def name_and_username(self) -> str:
         """ "Anna Meier (anna.m)", or the user name alone when no name is stored."""
         full = self.get_full_name()

@@ -129,7 +129,7 @@ def assignment_results_rows(results: AssignmentResults) -> tuple[list[Cell], lis
     rows: list[list[Cell]] = []
     for row in results.rows:
         line: list[Cell] = [
-            row.learner.username,
+            row.learner.shown_name,
             row.status_label,
             row.attempt,
             row.attempts_used,
@@ -259,7 +259,7 @@ def table_results_rows(results: TableResults) -> tuple[list[Cell], list[list[Cel
     rows: list[list[Cell]] = []
     for row in results.rows:
         line: list[Cell] = [
-            row.learner.username,
+            row.learner.shown_name,
             row.status_label,
             row.rounds_set,
             row.started,
@@ -298,7 +298,7 @@ def mastery_rows(grid: MasteryGrid) -> tuple[list[Cell], list[list[Cell]]]:
         header.append(_("%(skill)s: answers") % {"skill": skill.label})
     rows: list[list[Cell]] = []
     for row in grid.rows:
-        line: list[Cell] = [row.learner.username]
+        line: list[Cell] = [row.learner.shown_name]
         for cell in row.cells:
             line.extend([cell.percent, cell.attempts])
         rows.append(line)

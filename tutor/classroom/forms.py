@@ -57,9 +57,17 @@ class DateTimeInput(forms.DateTimeInput):
         super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
 
 
-def lesson_field(help_text: Any) -> forms.ChoiceField:
-    """A lesson whose questions to ask (its choices set by :func:`set_lesson_choices`)."""
-    return forms.ChoiceField(label=_("Questions of a lesson"), required=False, help_text=help_text)
+def lesson_field() -> forms.ChoiceField:
+    """A lesson whose questions to ask (its choices set by :func:`set_lesson_choices`):
+    an assignment's, a live session's, a Moodle export's."""
+    return forms.ChoiceField(
+        label=_("Questions of a lesson"),
+        required=False,
+        help_text=_(
+            "Aimed at the rules that lesson teaches, in its rule sets; the question "
+            "kinds and the rule set below are then not used."
+        ),
+    )
 
 
 def set_lesson_choices(field: forms.Field) -> None:
@@ -97,12 +105,7 @@ class AssignmentForm(forms.Form):
         # A post without it (a form from before table rounds) sets a quiz.
         required=False,
     )
-    lesson = lesson_field(
-        _(
-            "Aimed at the rules that lesson teaches, each question in its own rule set; "
-            "the question kinds are then not used."
-        )
-    )
+    lesson = lesson_field()
     kinds = question_kinds_field()
     question_count = forms.IntegerField(
         label=_("Number of questions"),
@@ -296,12 +299,7 @@ class MoodleExportForm(forms.Form):
     questions; how many, in which language and deck, and the set number (the seed) that
     makes the same file again. Sent by GET: nothing is stored."""
 
-    lesson = lesson_field(
-        _(
-            "Aimed at the rules that lesson teaches, in its rule sets; the question "
-            "kinds and the rule set below are then not used."
-        )
-    )
+    lesson = lesson_field()
     kinds = question_kinds_field()
     rules_preset = forms.ChoiceField(label=_("Rule set"), initial="default")
     question_count = forms.IntegerField(

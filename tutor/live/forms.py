@@ -26,12 +26,7 @@ def _timer_label(seconds: int) -> str:
 class StartForm(forms.Form):
     """Question kinds under a rule set, or the questions of one lesson."""
 
-    lesson = lesson_field(
-        _(
-            "Aimed at the rules that lesson teaches, in its rule sets; the question "
-            "kinds and the rule set below are then not used."
-        )
-    )
+    lesson = lesson_field()
     focus = forms.ChoiceField(
         label=_("Or: positions at a table of the trainer"),
         required=False,

@@ -413,3 +413,21 @@ def test_a_launched_person_sees_their_name_and_no_password_link(platform):
     header = page.split('<div class="account">', 1)[1].split("</div>", 1)[0]
     assert "Anna Meier" in header and "lti-" not in header
     assert reverse("password_change") not in header
+
+
+def test_the_teacher_sees_platform_pupils_by_name_not_by_made_up_user_name(platform):
+    """Thirty pupils from the platform would otherwise be thirty «lti-…» codes on the
+    class page, the results and the CSV; their names come from the platform."""
+    school_class = teacher_opens(platform)
+    assignment = AssignmentFactory(school_class=school_class)
+    launch(new_browser(), platform, sub="moodle-pupil-5", given_name="Lea", family_name="Muster")
+    assert school_class.learners.get().username.startswith("lti-")
+    teacher = new_browser()
+    teacher.force_login(school_class.teacher)
+    for url in (
+        reverse("classroom:class_detail", args=[school_class.pk]),
+        reverse("classroom:assignment_results", args=[assignment.pk]),
+        reverse("classroom:assignment_results_csv", args=[assignment.pk]),
+    ):
+        page = teacher.get(url).content.decode("utf-8-sig")
+        assert "Lea Muster" in page and "lti-" not in page, url

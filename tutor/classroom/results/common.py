@@ -55,7 +55,7 @@ def name_key(username: str) -> tuple[str, str]:
 
 def _members(school_class: SchoolClass) -> list[User]:
     memberships = Membership.objects.filter(school_class=school_class).select_related("learner")
-    return sorted((m.learner for m in memberships), key=lambda u: name_key(u.username))
+    return sorted((m.learner for m in memberships), key=lambda u: name_key(u.shown_name))
 
 
 def _seconds(shown_at: datetime | None, answered_at: datetime | None) -> int | None:

@@ -55,7 +55,7 @@ def mastery_figures(grid: MasteryGrid) -> tuple[Figure, Figure]:
             "p": weakest.percent,
         }
     rows = [
-        charts.HeatRow(row.learner.username, [c.mastery for c in row.cells]) for row in grid.rows
+        charts.HeatRow(row.learner.shown_name, [c.mastery for c in row.cells]) for row in grid.rows
     ]
     rows.append(
         charts.HeatRow(gettext("Class average"), [a.mastery for a in grid.averages], separated=True)

@@ -123,7 +123,7 @@ class MasteryGrid:
             if below:
                 cell, skill = min(below, key=lambda pair: pair[0].mastery or 0.0)
                 found.append(NeedsHelp(row.learner, skill, cell, len(below)))
-        return sorted(found, key=lambda n: (n.cell.mastery, name_key(n.learner.username)))
+        return sorted(found, key=lambda n: (n.cell.mastery, name_key(n.learner.shown_name)))
 
     @property
     def unpractised(self) -> list[SkillColumn]:
