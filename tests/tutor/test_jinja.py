@@ -115,3 +115,30 @@ def test_a_rendered_template_reads_its_texts_from_the_bound_catalogue(rf, monkey
     # Without a request (no context processors) Django's own gettext is used.
     with translation.override("en"):
         assert template.render({"value": "<b>"}) == "Play the card Weis: &lt;b&gt;"
+
+
+def test_remembered_draws_a_part_once_per_language_deck_and_values():
+    """``remembered(macro, *values)`` (issue 24): the markup the macro draws, drawn once
+    for the same values, language and deck, and again for any other."""
+    from tutor.core.jinja import REMEMBERED
+
+    REMEMBERED.clear()
+    drawn = []
+    template = _env().from_string(
+        "{% macro part(n) %}{{ count(n) }}{% trans %}Trick {{ n }}{% endtrans %} "
+        "{{ card('H6') }}{% endmacro %}{{ remembered(part, n) }}"
+    )
+
+    def render(n, lang, deck):
+        with translation.override(lang):
+            return template.render(n=n, deck=deck, count=lambda n: drawn.append(n) or "")
+
+    first = render(1, "de", "swiss")
+    assert "Stich 1" in first and "Rosen-6" in first
+    assert render(1, "de", "swiss") == first and drawn == [1]
+    assert "Trick 1" in render(1, "en", "swiss")
+    assert "Schilten" not in first and "Herz-6" in render(1, "de", "french")
+    assert "Stich 2" in render(2, "de", "swiss")
+    assert drawn == [1, 1, 1, 2]
+    REMEMBERED.clear()
+    assert render(1, "de", "swiss") == first and drawn == [1, 1, 1, 2, 1]

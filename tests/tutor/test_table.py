@@ -1054,3 +1054,38 @@ def test_the_sites_focuses_and_skills_are_the_referees():
     referee without a label on the site, or the other way round, fails here."""
     assert tuple(Focus.values) == FOCUSES
     assert SKILL_ORDER == SKILLS and tuple(SKILL_LABELS) == SKILLS
+
+
+def test_the_trick_history_is_drawn_in_the_pages_language_and_deck(client, learner):
+    """A complete trick's markup is drawn once per process (issue 24, ``remembered``):
+    shown again in another language or deck, the history speaks that language and
+    draws that deck, and a remembered trick is what drawing it afresh gives."""
+    from tutor.core.jinja import REMEMBERED
+
+    round_ = TableRoundFactory(learner=learner, focus="weis", seed=3)
+    t = table(round_)
+    while len([tr for tr in t.tricks if tr.complete]) < 2:
+        services.play_move(
+            learner=learner, round_=round_, move=reference_move(t), expected_count=round_.move_count
+        )
+        t = table(round_)
+    first = next(tr for tr in t.tricks if tr.complete)
+    client.force_login(learner)
+
+    def history(lang):
+        html = client.get(url(round_), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        return re.search(r'<ol class="history">.*?</ol>\s*</details>', html, re.S).group(0)
+
+    seen = {}
+    for deck in ("swiss", "french"):
+        learner.deck = deck
+        learner.save(update_fields=["deck"])
+        for lang, word in (("de", "Stich 1"), ("en", "Trick 1"), ("fr", "Pli 1")):
+            shown = history(lang)
+            assert word in shown, (deck, lang)
+            for code in first.cards:
+                assert f'aria-label="{display_name(code, lang, deck)}"' in shown, (deck, lang)
+            seen[deck, lang] = shown
+    assert len(set(seen.values())) == 6
+    REMEMBERED.clear()
+    assert history("en") == seen["french", "en"]  # drawn afresh: the same markup

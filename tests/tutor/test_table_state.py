@@ -516,3 +516,18 @@ def test_a_kept_row_reads_its_assignment_afresh(client):
     assert _post(client, round_, reference_move(audit(round_)), 1).status_code == 403
     round_.refresh_from_db()
     assert round_.move_count == 1
+
+
+def test_the_key_names_the_deal_even_when_its_digest_is_kept():
+    """The deal's digest is made once per scenario object (issue 24): rounds of other
+    deals get other keys for the same log, a scenario replaced on the row is digested
+    again, and a kept row's copy for the next move finds the same key."""
+    round_ = _half_played(moves=2)
+    other = TableRoundFactory(focus="stoeck", seed=5)
+    key = services.state_key(round_, round_.moves)
+    assert services.state_key(other, round_.moves).split(":")[-1] != key.split(":")[-1]
+    copy = services.round_to_move(round_.learner, round_.pk, round_.move_count)
+    assert copy.kept and copy.round is not round_
+    assert services.state_key(copy.round, round_.moves) == key
+    round_.scenario = {**round_.scenario, "before": [7, 11]}
+    assert services.state_key(round_, round_.moves) != key

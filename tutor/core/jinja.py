@@ -18,7 +18,7 @@ context, so that Jinja2 never words a constant such as ``0|team_label`` at compi
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from tutor.core import explain as ex
+from tutor.core.kept import KeptStates
 from tutor.core.templatetags import rules_ui
 from tutor.core.templatetags.cards import card_html, hand_html
 
@@ -148,6 +149,34 @@ def kept(context: Context, key: tuple[Any, ...], draw: Callable[[], Any]) -> Mar
     return Markup(html)  # noqa: S704 - drawn by Jinja2, which escaped every value
 
 
+# Parts drawn by :func:`remembered`, the least recently used dropped first.
+REMEMBERED: KeptStates[str] = KeptStates(max_entries=8192)
+
+
+@pass_context
+def remembered(context: Context, draw: Any, *args: Hashable) -> Markup:
+    """``draw(*args)``'s markup, remembered in this process under the template, the
+    macro's name, ``args``, the language, the cards' language and the deck: for a part
+    drawn again and again from the same values, such as a complete trick in the round's
+    history (issue 24). ``draw`` is a macro of the calling template, and ``args`` must
+    be every value it shows (hashable, so a changed value is another key). Unlike
+    :func:`kept`, nothing is pickled or shared: a lookup costs a dict's, not a cache's.
+    """
+    key = (
+        context.name,
+        draw.name,
+        *args,
+        translation.get_language() or "",
+        _lang(context),
+        _deck(context),
+    )
+    html = REMEMBERED.peek(key)
+    if html is None:
+        html = str(draw(*args))
+        REMEMBERED.put(key, html)
+    return Markup(html)  # noqa: S704 - drawn by Jinja2, which escaped every value
+
+
 def macros(template_name: str, deck: str, card_lang: str | None = None) -> Any:
     """The macros of the Jinja2 template ``template_name``, drawing cards in ``deck``
     (and ``card_lang``; else the active language), as a template importing it ``with
@@ -256,6 +285,7 @@ def environment(**options: Any) -> Environment:
         stoeck_view=stoeck_view,
         target_sentence=ex.target_sentence,
         kept=kept,
+        remembered=remembered,
         imported=imported,
     )
     env.globals.update(APP_HELPERS)

@@ -150,7 +150,7 @@ class TrickRow:
     whether the learner's team took it."""
 
     number: int
-    plays: list[tuple[int, str]]
+    plays: tuple[tuple[int, str], ...]
     winner: int | None
     card_points: int | None
     points: int | None
@@ -963,7 +963,7 @@ def _say(view: LearnerView, by_seat: dict[int, SeatView], deck: str) -> None:
 def _trick_row(t: Trick, me: int) -> TrickRow:
     return TrickRow(
         number=t.index + 1,
-        plays=list(zip(t.seats, t.cards, strict=True)),
+        plays=tuple(zip(t.seats, t.cards, strict=True)),
         winner=t.winner,
         card_points=t.card_points,
         points=t.points,

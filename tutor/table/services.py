@@ -142,9 +142,24 @@ def state_key(round_: TableRound, moves: Sequence[Any]) -> str:
     """The cache key of the referee's state after ``moves`` of this round: the round,
     the log's length and a digest of the scenario and the log (sorted keys, since
     PostgreSQL's jsonb does not keep the order a move was posted in)."""
-    data = json.dumps([round_.scenario, moves], sort_keys=True, separators=(",", ":"))
-    digest = hashlib.blake2b(data.encode(), digest_size=16).hexdigest()
+    data = json.dumps(moves, sort_keys=True, separators=(",", ":"))
+    log = f"{_deal_digest(round_)}:{data}"
+    digest = hashlib.blake2b(log.encode(), digest_size=16).hexdigest()
     return f"table-state:{STATE_VERSION}:{round_.pk}:{len(moves)}:{digest}"
+
+
+def _deal_digest(round_: TableRound) -> str:
+    """A digest of the round's stored scenario, made once per scenario object: a
+    stored deal never changes, and a move asks for two keys of it (about 20 µs each
+    to serialise). Kept beside the object it was made of, so a scenario replaced on
+    the row is digested again."""
+    made = round_.__dict__.get("_deal_digest")
+    if made is not None and made[0] is round_.scenario:
+        return str(made[1])
+    data = json.dumps(round_.scenario, sort_keys=True, separators=(",", ":"))
+    digest = hashlib.blake2b(data.encode(), digest_size=16).hexdigest()
+    round_.__dict__["_deal_digest"] = (round_.scenario, digest)
+    return digest
 
 
 def _kept_state(round_: TableRound, key: str, *, take: bool) -> RefereeState | None:
@@ -209,6 +224,8 @@ def round_to_move(learner: User, round_id: int, expected_count: int | None) -> R
         names = [f.attname for f in TableRound._meta.concrete_fields]
         # A new instance: no related object (the assignment) cached from before.
         fresh = TableRound.from_db(kept._state.db, names, [getattr(kept, n) for n in names])
+        if "_deal_digest" in kept.__dict__:  # the same scenario object: its digest holds
+            fresh.__dict__["_deal_digest"] = kept.__dict__["_deal_digest"]
         return RoundToMove(fresh, kept=True)
     return RoundToMove(round_of(learner, round_id), kept=False)
 
