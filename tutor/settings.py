@@ -151,8 +151,18 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # SQLite too: opening it and its PRAGMAs cost ~0.6 ms of every request (issue 17,
 # docs/performance.md); tutor/core/middleware.py re-applies the request's lock wait.
 CONN_MAX_AGE = int(os.environ.get("DJANGO_CONN_MAX_AGE", "60"))
+# PostgreSQL binds the parameters itself, and prepares a statement a connection has run
+# five times, so it is no longer parsed and planned on every run: about half of the
+# database's CPU per learner cycle (issue 24, docs/performance.md). Django turns this
+# off by default for connection poolers: behind PgBouncer in transaction mode (before
+# its max_prepared_statements), set JASS_PG_PREPARED_STATEMENTS=0.
+JASS_PG_PREPARED_STATEMENTS = env_bool("JASS_PG_PREPARED_STATEMENTS", True)
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=CONN_MAX_AGE)}
+    if JASS_PG_PREPARED_STATEMENTS and "postgresql" in DATABASES["default"]["ENGINE"]:
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=5
+        )
 else:
     DATABASES = {
         "default": {

@@ -336,3 +336,19 @@ def test_an_update_by_an_annotation_is_refused():
     )
     with pytest.raises(PreparedQueryError, match="annotation"):
         annotated.update({"shown_at": None}, pk=1)
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's plan is read here")
+def test_the_answers_waiting_are_found_through_their_partial_index(questions):
+    """Every answer asks whether the learner has answers waiting to count; the partial
+    index ``quizquestion_unsettled`` answers it, where the query used to read every
+    question the learner ever answered (issue 24). The index's condition must stay the
+    query's, or the database silently stops using it."""
+    learner, _other, quizzes = questions
+    sql, params = selectors._QUESTION_TO_ANSWER._build(
+        quiz_id=quizzes[0].pk, learner_id=learner.pk, position=2
+    ).query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+        plan = " | ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "quizquestion_unsettled" in plan, plan

@@ -112,7 +112,17 @@ class QuizQuestion(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["quiz", "position"], name="unique_quiz_position")
         ]
-        indexes = [models.Index(fields=["kind", "answered_at"])]
+        indexes = [
+            models.Index(fields=["kind", "answered_at"]),
+            # The answers still waiting to move mastery, asked on every answer
+            # (selectors.question_of): without it the query read all of the learner's
+            # answered questions, a cost that grew with every answer (issue 24).
+            models.Index(
+                fields=["quiz"],
+                condition=models.Q(answered_at__isnull=False, skill_recorded_at__isnull=True),
+                name="quizquestion_unsettled",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.quiz} #{self.position + 1} ({self.kind})"
