@@ -78,6 +78,35 @@ def test_right_answer_htmx_returns_feedback_partial(client, learner, quiz):
     assert question.correct is True and question.answered_choice == right
 
 
+@pytest.mark.parametrize("outcome", ["right", "wrong", "refused"])
+def test_an_htmx_answer_swaps_in_what_the_answer_changes_not_the_question(
+    client, learner, quiz, outcome
+):
+    """The form posts into ``#question-answer`` and the answer sends that part alone
+    (issue 24: the question above it is not drawn again): the same markup the page
+    then shows there, and never the question's head."""
+    client.force_login(learner)
+    question = quiz.questions.get(position=0)
+    right, wrong = right_and_wrong(question)
+    form_page = client.get(q_url(quiz, 0)).content.decode()
+    assert 'hx-target="#question-answer"' in form_page
+    if outcome == "refused":
+        client.post(q_url(quiz, 0, "answer"), {"choice": wrong})
+    choice = right if outcome == "right" else wrong
+    response = client.post(
+        q_url(quiz, 0, "answer"), {"choice": choice}, headers={"HX-Request": "true"}
+    )
+    html = strip_csrf(response.content.decode()).strip()
+    assert response.status_code == (409 if outcome == "refused" else 200)
+    assert html.startswith('<div id="question-answer"') and html.endswith("</div>")
+    assert "question-title" not in html and "question-head" not in html
+    verdict = "feedback--right" if outcome == "right" else "feedback--wrong"
+    assert verdict in html and ('role="alert"' in html) == (outcome == "refused")
+    page = strip_csrf(client.get(q_url(quiz, 0)).content.decode())
+    if outcome != "refused":
+        assert html in page
+
+
 def test_wrong_answer_without_js_redirects_to_feedback_page(client, learner, quiz):
     client.force_login(learner)
     question = quiz.questions.get(position=1)

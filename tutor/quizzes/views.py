@@ -169,7 +169,9 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
             error, status = refused_answer(no)
     if request.htmx:
         context = _question_context(request, question, next_open, error=error)
-        return HttpResponse(_card_html(request, context, "card"), status=status)
+        # What the answer changes, not the question above it (drawn again, it cost a
+        # worker that had not shown this question a third of the answer: issue 24).
+        return HttpResponse(_card_html(request, context, "answer"), status=status)
     if error:
         messages.error(request, error)
         if status == 400:
