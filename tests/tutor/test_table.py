@@ -1089,3 +1089,24 @@ def test_the_trick_history_is_drawn_in_the_pages_language_and_deck(client, learn
     assert len(set(seen.values())) == 6
     REMEMBERED.clear()
     assert history("en") == seen["french", "en"]  # drawn afresh: the same markup
+
+
+def test_the_round_head_shows_each_rounds_own_facts(client, learner):
+    """The round's head (contract, the score before, target, seat, rule set) is drawn
+    once per process for its values (issue 24, ``remembered``): every round, and every
+    language, shows its own."""
+    client.force_login(learner)
+    for focus in ("target_weis", "target_stoeck", "target_tricks", "weis"):
+        for seed in (1, 2):
+            round_ = TableRoundFactory(learner=learner, focus=focus, seed=seed)
+            s = scenario(round_)
+            for lang, before, player in (
+                ("de", "Vor dieser Runde", "Spieler"),
+                ("en", "Before this round", "Player"),
+            ):
+                html = client.get(url(round_), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+                head = re.search(r'<header class="round-head">.*?</header>', html, re.S).group(0)
+                assert f"<dt>{before}</dt>" in head
+                assert f": {s.before[0]} · " in head and f": {s.before[1]}</dd>" in head
+                assert f"<dd>{s.target}</dd>" in head
+                assert f"{player} {s.seat + 1}" in head

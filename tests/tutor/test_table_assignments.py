@@ -309,6 +309,8 @@ def test_learner_plays_every_round_and_not_one_more(client, member, table_assign
     assert "Start round 2" in client.get(reverse("dashboard")).content.decode()
     second = TableRound.objects.get(pk=start(client, table_assignment)["Location"].split("/")[-2])
     assert second.assignment_index == 1 and second.pk != first.pk
+    page = client.get(reverse("table:round", args=[second.pk])).content.decode()
+    assert table_assignment.title in page and "round 2 of 2" in page
     play_round(member, second)
 
     response = start(client, table_assignment, follow=True)

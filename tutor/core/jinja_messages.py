@@ -174,6 +174,14 @@ def _messages() -> None:
     _("In which block?")  # table/round.jinja
     _("With which trick? (tricks block only)")  # table/round.jinja
     _("Check the Jasstafel")  # table/round.jinja
+    _("Contract")  # table/round.jinja
+    _("counts ×%(f)s")  # table/round.jinja
+    _("Before this round")  # table/round.jinja
+    _("Target")  # table/round.jinja
+    _("You are")  # table/round.jinja
+    _("Rule set")  # table/round.jinja
+    _("Assignment")  # table/round.jinja
+    _("round %(k)s of %(n)s")  # table/round.jinja
     _("%(who)s, %(points)s card points")  # table/round.jinja
     _("You wrote")  # table/round.jinja
     _("Correct")  # table/round.jinja
@@ -188,14 +196,6 @@ def _messages() -> None:
     _("lesson")  # table/round.jinja
     _("No decisions yet.")  # table/round.jinja
     _("The four hands as dealt")  # table/round.jinja
-    _("Contract")  # table/round.jinja
-    _("counts ×%(f)s")  # table/round.jinja
-    _("Before this round")  # table/round.jinja
-    _("Target")  # table/round.jinja
-    _("You are")  # table/round.jinja
-    _("Rule set")  # table/round.jinja
-    _("Assignment")  # table/round.jinja
-    _("round %(k)s of %(n)s")  # table/round.jinja
     _("Your last move")  # table/round.jinja
     _("Play another round")  # table/round.jinja
     ngettext("%(n)s trick so far", "%(n)s tricks so far", 1)  # table/round.jinja
