@@ -149,8 +149,10 @@ def kept(context: Context, key: tuple[Any, ...], draw: Callable[[], Any]) -> Mar
     return Markup(html)  # noqa: S704 - drawn by Jinja2, which escaped every value
 
 
-# Parts drawn by :func:`remembered`, the least recently used dropped first.
-REMEMBERED: KeptStates[str] = KeptStates(max_entries=8192)
+# Parts drawn by :func:`remembered`, the least recently used dropped first: a trick of
+# the history is about 3 kB (four cards' markup), so at most about 6 MB per process,
+# the tricks of some 250 rounds in play.
+REMEMBERED: KeptStates[str] = KeptStates(max_entries=2048)
 
 
 @pass_context
