@@ -439,3 +439,30 @@ def test_the_largest_id_and_position_are_a_404_not_a_500(client, learner, quiz):
         )
         assert posted.status_code == 404
     assert not quiz.questions.filter(answered_at__isnull=False).exists()  # nothing stored
+
+
+def test_the_summary_marks_a_quiz_complete_that_two_last_answers_left_unmarked(
+    client, learner, quiz
+):
+    """On PostgreSQL the last two answers of a quiz posted at the same instant (two
+    tabs) can each still see the other's question open, and neither marks the quiz
+    complete; the summary finds every question answered and marks it, at the last
+    answer. A quiz with a question open stays unmarked."""
+    client.force_login(learner)
+    questions = list(quiz.questions.order_by("position"))
+    for question in questions[:-1]:
+        client.post(
+            q_url(quiz, question.position, "answer"), {"choice": right_and_wrong(question)[0]}
+        )
+    client.get(reverse("quizzes:summary", args=[quiz.pk]))
+    quiz.refresh_from_db()
+    assert quiz.completed_at is None
+    last = questions[-1]
+    client.post(q_url(quiz, last.position, "answer"), {"choice": right_and_wrong(last)[1]})
+    quiz.refresh_from_db()
+    assert quiz.completed_at is not None  # the answer marked it
+    Quiz.objects.filter(pk=quiz.pk).update(completed_at=None)  # as the race leaves it
+    assert client.get(reverse("quizzes:summary", args=[quiz.pk])).status_code == 200
+    quiz.refresh_from_db()
+    last.refresh_from_db()
+    assert quiz.completed_at == max(q.answered_at for q in quiz.questions.all()) == last.answered_at

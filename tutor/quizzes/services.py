@@ -208,7 +208,7 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         quiz = question.quiz
         next_open = next_open_position(quiz.pk)
         if next_open is None:
-            Quiz.objects.filter(pk=quiz.pk, completed_at__isnull=True).update(completed_at=now)
+            _mark_complete(quiz.pk, now)
     # The row now holds exactly this; setting it here spares a query and keeps the
     # cached quiz and assignment on the object.
     question.answered_choice, question.correct, question.answered_at = choice, correct, now
@@ -219,6 +219,24 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         mastery=state.mastery if state else None,
         next_open=next_open,
     )
+
+
+def _mark_complete(quiz_id: int, when: datetime) -> None:
+    Quiz.objects.filter(pk=quiz_id, completed_at__isnull=True).update(completed_at=when)
+
+
+def note_complete(quiz: Quiz, questions: Sequence[QuizQuestion]) -> None:
+    """Mark ``quiz`` complete, at its last answer, when a page finds all its questions
+    (``questions``) answered but no mark. :func:`answer` marks it when it finds no open
+    question; on PostgreSQL the last two answers posted at the same instant (two tabs)
+    can each still see the other's question open and leave it unmarked. A page that
+    otherwise only reads: never waits for a locked database."""
+    answered = [q.answered_at for q in questions if q.answered_at is not None]
+    if quiz.completed_at is not None or not questions or len(answered) < len(questions):
+        return
+    last = max(answered)
+    if write_unless_locked(lambda: _mark_complete(quiz.pk, last), one_statement=True):
+        quiz.completed_at = last
 
 
 def settle_released_answers(learner_ids: Iterable[int], now: datetime | None = None) -> int:

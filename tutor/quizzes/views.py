@@ -183,6 +183,7 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
 def summary(request: AuthedRequest, quiz_id: int) -> HttpResponse:
     quiz = selectors.quiz_of(request.user, quiz_id)
     questions = list(quiz.questions.all())
+    services.note_complete(quiz, questions)
     right = sum(1 for q in questions if q.correct)
     visible = services.explanations_visible(quiz)
     return render(
