@@ -554,3 +554,20 @@ def test_pages_have_no_inline_script_no_event_handlers_and_the_csp_header(world)
 def test_the_base_template_loads_htmx_from_static_and_only_from_there(client):
     scripts = re.findall(r"<script[^>]*>", client.get(reverse("home")).content.decode())
     assert scripts and all(re.search(r'src="/static/[^"]+\.js"', tag) for tag in scripts)
+
+
+@pytest.mark.django_db
+def test_with_debug_on_no_script_replaces_the_page_by_a_refusal(client):
+    """`make run` serves with DEBUG on, where django-htmx's ``{% htmx_script %}`` adds a
+    helper that replaces the whole page by any 400, 403 or 404 response to htmx: a pupil
+    who tried the same card twice at the table saw the refusal as a page without styles
+    or navigation. The site swaps those responses in (base.html's htmx config), so the
+    page loads htmx alone, with DEBUG on or off."""
+    from django.core.cache import caches
+    from django.test import override_settings
+
+    for debug in (True, False):
+        caches["fragments"].clear()  # the page's head is kept there
+        with override_settings(DEBUG=debug):
+            html = client.get(reverse("home")).content.decode()
+        assert "django_htmx/htmx-2.min" in html and "django-htmx.js" not in html, debug
