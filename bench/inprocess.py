@@ -21,6 +21,12 @@ request per endpoint; ``--profile NAME`` adds a cProfile listing for one endpoin
 To compare with an older commit: ``git worktree add /tmp/old <commit>``, then run
 ``.venv/bin/python -m bench.inprocess --root /tmp/old`` and without
 ``--root``, alternately, a few times each.
+
+``--db postgres`` runs the same on a fresh database ``jass_bench_<pid>`` of the
+PostgreSQL server of ``--database-url`` (default: ``$DATABASE_URL``, else the
+benchmark's local server), and adds to each request's CPU what its PostgreSQL backend
+spent meanwhile (``/proc/<pid>/schedstat``, in ns): the database's share that a
+statement saved or added, which the web benchmark's ±25 % hides.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode
+
+from bench.server import postgres_database
 
 ENDPOINTS = (
     "health",
@@ -55,7 +63,9 @@ ENDPOINTS = (
 )
 
 
-def configure(root: Path, tmp: Path) -> None:
+def configure(root: Path, tmp: Path, database_url: str | None = None) -> None:
+    """Production settings for the checkout ``root``; SQLite in ``tmp``, or the
+    PostgreSQL database ``database_url``."""
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "tutor.settings",
@@ -66,7 +76,10 @@ def configure(root: Path, tmp: Path) -> None:
             "DJANGO_SQLITE_PATH": str(tmp / "probe.sqlite3"),
         }
     )
-    os.environ.pop("DATABASE_URL", None)
+    if database_url:
+        os.environ["DATABASE_URL"] = database_url
+    else:
+        os.environ.pop("DATABASE_URL", None)
     sys.path.insert(0, str(root))
     os.chdir(root)
     # `python -m` imported this checkout's `tutor` package already; with --root the
@@ -84,13 +97,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile-file", type=Path, help="with --profile: also write the stats here (pstats)"
     )
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("DATABASE_URL") or None,
+        help="with --db postgres: the server (default: $DATABASE_URL, else the benchmark's)",
+    )
     args = parser.parse_args(argv)
     n = max(2, min(args.n, 50))
     tmp = Path(tempfile.mkdtemp(prefix="jass-probe-"))
+    database = postgres_database(args.database_url) if args.db == "postgres" else None
     try:
-        configure(args.root.resolve(), tmp)
+        configure(args.root.resolve(), tmp, database.env["DATABASE_URL"] if database else None)
         return probe(n, args.root, args.profile, args.sql, args.profile_file)
     finally:
+        if database is not None:
+            from django.db import connections
+
+            connections.close_all()
+            database.drop()
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -118,6 +143,9 @@ def probe(
     from tutor.table.models import TableRound
     from tutor.table.services import play_move, scenario_of, start_round, table_of
 
+    global _backend_cpu
+    if connection.vendor == "postgresql":
+        _backend_cpu = _postgres_backend_cpu
     call_command("collectstatic", interactive=False, verbosity=0)
     plan = prepare(
         learners=3, questions=12, fault_questions=0, practice_quizzes=6, collectstatic=False
@@ -249,7 +277,12 @@ def probe(
     }
     for name in ("health", "home", "dashboard"):  # imports, template compilation
         work[name](0)
-    print(f"in-process CPU per request, {n} requests each; {root}")
+    where = (
+        f"PostgreSQL {connection.pg_version}, with its backend's CPU"
+        if connection.vendor == "postgresql"
+        else "SQLite"
+    )
+    print(f"in-process CPU per request, {n} requests each; {root}; {where}")
     print(f"  {'endpoint':<22} {'p50 ms':>8} {'mean ms':>8} {'SQL 1st/last':>11} {'status':>7}")
     profiler = cProfile.Profile()
     for name in ENDPOINTS:
@@ -306,10 +339,31 @@ def probe(
     return 0
 
 
+def _no_backend() -> float:
+    return 0.0
+
+
+# The CPU seconds the database's own process has spent (PostgreSQL: the connection's
+# backend; SQLite runs in this process).
+_backend_cpu: Callable[[], float] = _no_backend
+
+
+def _postgres_backend_cpu() -> float:
+    from django.db import connection
+
+    connection.ensure_connection()
+    pid = connection.connection.info.backend_pid
+    with open(f"/proc/{pid}/schedstat") as stat:
+        return int(stat.read().split()[0]) / 1e9
+
+
 def _cpu_ms(call: Callable[[int], object], i: int) -> float:
+    backend = _backend_cpu()
     start = time.process_time()
     call(i)
-    return (time.process_time() - start) * 1000
+    spent = time.process_time() - start
+    # The connection lives on (CONN_MAX_AGE), so the backend is the same one.
+    return (spent + _backend_cpu() - backend) * 1000
 
 
 def goals(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import caches
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, F, FilteredRelation, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
@@ -60,25 +60,56 @@ def _question_rows(quiz_id: int, learner_id: int, position: int) -> QuerySet[Qui
 # Compiled once (see tutor.core.prepared): the learner cycle asks for it twice, and
 # compiling this join cost ten times what running it does.
 _QUESTION = PreparedQuery(_question_rows, quiz_id=int, learner_id=int, position=int)
-# The question to answer: the same, and whether any of the learner's answers waits to
-# move mastery (services.answer settles those first). Asked in the same query, it
-# spares the answer a statement of its own (issue 24).
-_QUESTION_TO_ANSWER = PreparedQuery(
-    lambda quiz_id, learner_id, position: _question_rows(quiz_id, learner_id, position).annotate(
-        answers_waiting=Exists(_unsettled_of(OuterRef("quiz__learner_id")))
-    ),
-    quiz_id=int,
-    learner_id=int,
-    position=int,
-)
+
+
+def _other_open(nth: int) -> Subquery:
+    """The position of the ``nth`` (0: first) question of the outer question's quiz
+    that is open, the outer question left out; NULL when there is none."""
+    return Subquery(
+        QuizQuestion.objects.filter(quiz_id=OuterRef("quiz_id"), answered_at__isnull=True)
+        .exclude(pk=OuterRef("pk"))
+        .order_by("position")
+        .values("position")[nth : nth + 1]
+    )
+
+
+def _rows_to_answer(quiz_id: int, learner_id: int, position: int) -> QuerySet[QuizQuestion]:
+    return (
+        _question_rows(quiz_id, learner_id, position)
+        .annotate(
+            answers_waiting=Exists(_unsettled_of(OuterRef("quiz__learner_id"))),
+            skill_before=FilteredRelation(
+                "quiz__learner__skill_states",
+                condition=Q(quiz__learner__skill_states__skill=F("kind")),
+            ),
+            open_after=_other_open(0),
+            open_after_next=_other_open(1),
+        )
+        # A FilteredRelation: django-stubs knows only the model's fields here.
+        .select_related("skill_before")  # type: ignore[misc]
+    )
+
+
+# The question to answer: the same, and what services.answer would otherwise ask in
+# statements of their own (issue 24; each cost PostgreSQL 60-150 µs even prepared):
+# - ``answers_waiting``: whether any of the learner's answers waits to move mastery
+#   (those are settled first);
+# - ``skill_before``: the learner's state of the question's skill, absent when there
+#   is none yet (the answer writes it back only if the row is still that, else reads
+#   it locked);
+# - ``open_after``, ``open_after_next``: the positions of the quiz's first and second
+#   open questions besides this one, or None (with only one, the answer asks again in
+#   its transaction: the learner's other tab may just have answered it).
+_QUESTION_TO_ANSWER = PreparedQuery(_rows_to_answer, quiz_id=int, learner_id=int, position=int)
 
 
 def question_of(
     learner: User, quiz_id: int, position: int, *, to_answer: bool = False
 ) -> QuizQuestion:
     """The learner's own question with its quiz and assignment, in one query. With
-    ``to_answer``, the question also knows whether the learner has answers waiting to
-    count (``answers_waiting``, read by :func:`~tutor.quizzes.services.answer`)."""
+    ``to_answer``, the question also brings what :func:`~tutor.quizzes.services.answer`
+    needs (see ``_QUESTION_TO_ANSWER``): ``answers_waiting``, ``skill_before``,
+    ``open_after`` and ``open_after_next``."""
     query = _QUESTION_TO_ANSWER if to_answer else _QUESTION
     question = query.one(quiz_id=quiz_id, learner_id=learner.pk, position=position)
     if question is None or left_class(question.quiz):

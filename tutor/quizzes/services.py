@@ -172,10 +172,46 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
     counts_now = explanations_visible(question.quiz, now)
     # The question read to be answered knows whether any answer waits (one query less,
     # selectors.question_of); any other asks.
+    settled = 0
     if counts_now and getattr(question, "answers_waiting", True):
         # Answers released since count first, in the order they were given; pages
         # only show them (selectors.skill_states), this is where they are stored.
-        settle_released_answers([learner.pk], now)
+        settled = settle_released_answers([learner.pk], now)
+    try:
+        state, next_open = _store_answer(
+            question, choice, correct, now, counts_now, use_read=not settled
+        )
+    except IntegrityError:
+        # The learner's first answer of this skill found no state row when the question
+        # was read, and another request (a second tab) has made it since: the insert
+        # failed and the whole transaction was rolled back. Store it again, reading the
+        # row this time.
+        state, next_open = _store_answer(question, choice, correct, now, counts_now)
+    # The row now holds exactly this; setting it here spares a query and keeps the
+    # cached quiz and assignment on the object.
+    question.answered_choice, question.correct, question.answered_at = choice, correct, now
+    question.skill_recorded_at = now if counts_now else None
+    return AnswerOutcome(
+        question=question,
+        correct=correct,
+        mastery=state.mastery if state else None,
+        next_open=next_open,
+    )
+
+
+def _store_answer(
+    question: QuizQuestion,
+    choice: str,
+    correct: bool,
+    now: datetime,
+    counts_now: bool,
+    *,
+    use_read: bool = False,
+) -> tuple[SkillState | None, int | None]:
+    """Store the answer, once, in one transaction: the learner's state of the skill
+    (when the answer counts now) and the quiz's first open question are returned.
+    ``use_read``: trust what the question brought when it was read to be answered
+    (:func:`_record_answer`, :func:`_open_after`); else ask the database."""
     assignment = question.quiz.assignment
     with transaction.atomic():
         if assignment is not None and not assignment.takes_answer(question.position, now):
@@ -199,26 +235,66 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         )
         if not updated:
             raise AlreadyAnswered("This question has been answered already.")
-        if counts_now:
-            state = _record_skill(
-                learner.pk, question.kind, correct, now, answer_seconds(question, now)
-            )
-        else:
-            state = None
-        quiz = question.quiz
-        next_open = next_open_position(quiz.pk)
+        state = _record_answer(question, correct, now, use_read) if counts_now else None
+        next_open = _open_after(question) if use_read else next_open_position(question.quiz_id)
         if next_open is None:
-            _mark_complete(quiz.pk, now)
-    # The row now holds exactly this; setting it here spares a query and keeps the
-    # cached quiz and assignment on the object.
-    question.answered_choice, question.correct, question.answered_at = choice, correct, now
-    question.skill_recorded_at = now if counts_now else None
-    return AnswerOutcome(
-        question=question,
-        correct=correct,
-        mastery=state.mastery if state else None,
-        next_open=next_open,
-    )
+            _mark_complete(question.quiz_id, now)
+    return state, next_open
+
+
+def _record_answer(
+    question: QuizQuestion, correct: bool, now: datetime, use_read: bool
+) -> SkillState:
+    """Count the answer in the learner's state of the question's skill.
+
+    The question read to be answered (selectors.question_of) brought that state along
+    (``skill_before``), and with ``use_read`` it is trusted as far as it can be:
+    - a state is reviewed and written back in one UPDATE that holds only while the row
+      is still what was read; after any write in between (another tab's answer) it
+      misses, and the row is read, locked and reviewed;
+    - no state (the learner's first answer of the skill) is made with one INSERT; if
+      another request made it in between, the INSERT fails and takes the transaction
+      with it (:func:`answer` stores the answer again, without ``use_read``).
+    Otherwise the row is read, locked and reviewed (made first if there is none)."""
+    reviews = [(correct, answer_seconds(question, now))]
+    learner_id, skill = question.quiz.learner_id, question.kind
+    if use_read and hasattr(question, "answers_waiting"):  # read by question_of(to_answer)
+        before: SkillState | None = getattr(question, "skill_before", None)
+        if before is None:
+            return _first_state(learner_id, skill, reviews, now)
+        if _update_if_unchanged(before, reviews, now):
+            return before
+    return _reviewed_row(learner_id, skill, reviews, now)
+
+
+def _first_state(
+    learner_id: int, skill: str, reviews: Sequence[tuple[bool, float | None]], when: datetime
+) -> SkillState:
+    """The learner's first state of ``skill``, with ``reviews`` counted, stored by one
+    INSERT (IntegrityError if the row exists)."""
+    state = SkillState(learner_id=learner_id, skill=skill, mastery=mastery.P_INIT)
+    for right, seconds in reviews:
+        state.review(right, when, seconds)
+    state.save(force_insert=True)
+    return state
+
+
+_UNREAD = object()
+
+
+def _open_after(question: QuizQuestion) -> int | None:
+    """The first open question of the quiz once ``question`` is answered (None: the quiz
+    is complete). The question read to be answered knows the first two others that
+    were open then (selectors.question_of); answers are never taken back, so "none" is
+    final, and two are not both answered by another tab in the meantime. With just one,
+    the quiz's completion hangs on it: it is asked again here, in the transaction."""
+    first: int | None | object = getattr(question, "open_after", _UNREAD)
+    if first is None:
+        return None
+    if first is _UNREAD or getattr(question, "open_after_next", None) is None:
+        return next_open_position(question.quiz_id)
+    assert isinstance(first, int)  # a position: neither None nor _UNREAD
+    return first
 
 
 def _mark_complete(quiz_id: int, when: datetime) -> None:
@@ -318,8 +394,9 @@ def record_skills(
     written = _WRITTEN.take(learner.pk) or {}
     for skill, rights in by_skill.items():
         state = written.get(skill) if likely_current else None
-        if state is None or not _update_if_unchanged(state, rights, when):
-            written[skill] = _reviewed_row(learner.pk, skill, [(r, None) for r in rights], when)
+        reviews = [(right, None) for right in rights]
+        if state is None or not _update_if_unchanged(state, reviews, when):
+            written[skill] = _reviewed_row(learner.pk, skill, reviews, when)
     _WRITTEN.put(learner.pk, written)
 
 
@@ -334,8 +411,11 @@ _UNCHANGED_SKILL_ROW = PreparedQuery(
 )
 
 
-def _update_if_unchanged(state: SkillState, rights: list[bool], when: datetime) -> bool:
-    """Review ``state`` (as written last) and store it, if its row is still that."""
+def _update_if_unchanged(
+    state: SkillState, reviews: Sequence[tuple[bool, float | None]], when: datetime
+) -> bool:
+    """Review ``state`` (as written or read last) by ``reviews`` ((right?, seconds to
+    answer or None) in order) and store it, if its row is still that."""
     if state.last_answered_at is None:  # never reviewed: not a state written here
         return False
     unchanged: dict[str, Value] = {
@@ -344,8 +424,8 @@ def _update_if_unchanged(state: SkillState, rights: list[bool], when: datetime) 
         "mastery": float(state.mastery),
         "last_answered_at": state.last_answered_at,
     }
-    for right in rights:
-        state.review(right, when)
+    for right, seconds in reviews:
+        state.review(right, when, seconds)
     return bool(_UNCHANGED_SKILL_ROW.update(state.reviewed_values(), **unchanged))
 
 
