@@ -273,10 +273,17 @@ def _first_state(
     """The learner's first state of ``skill``, with ``reviews`` counted, stored by one
     INSERT (IntegrityError if the row exists)."""
     state = SkillState(learner_id=learner_id, skill=skill, mastery=mastery.P_INIT)
-    for right, seconds in reviews:
-        state.review(right, when, seconds)
+    _review_all(state, reviews, when)
     state.save(force_insert=True)
     return state
+
+
+def _review_all(
+    state: SkillState, reviews: Sequence[tuple[bool, float | None]], when: datetime
+) -> None:
+    """Count ``reviews`` ((right?, seconds to answer or None), in order) in ``state``."""
+    for right, seconds in reviews:
+        state.review(right, when, seconds)
 
 
 _UNREAD = object()
@@ -424,8 +431,7 @@ def _update_if_unchanged(
         "mastery": float(state.mastery),
         "last_answered_at": state.last_answered_at,
     }
-    for right, seconds in reviews:
-        state.review(right, when, seconds)
+    _review_all(state, reviews, when)
     return bool(_UNCHANGED_SKILL_ROW.update(state.reviewed_values(), **unchanged))
 
 
@@ -453,8 +459,7 @@ def _reviewed_row(
         state, _created = SkillState.objects.select_for_update().get_or_create(
             learner_id=learner_id, skill=skill, defaults={"mastery": mastery.P_INIT}
         )
-    for right, seconds in reviews:
-        state.review(right, when, seconds)
+    _review_all(state, reviews, when)
     _SKILL_ROW.update(state.reviewed_values(), pk=state.pk)
     return state
 
