@@ -194,6 +194,22 @@ class PreparedQuery(Generic[M]):
         The columns set are compiled once per set of names; each value goes through its
         field's ``get_db_prep_save`` on every call, as the ORM does (None is bound as
         NULL). Only a queryset of one table's own columns can be updated this way."""
+        sql, params = self.update_statement(changes, **values)
+        connection = connections[self._using]
+        with (
+            transaction.mark_for_rollback_on_error(using=self._using),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(sql, params)
+            count: int = cursor.rowcount
+        return count
+
+    def update_statement(
+        self, changes: Mapping[str, Any], **values: Value
+    ) -> tuple[str, list[Any]]:
+        """The SQL and parameters :meth:`update` runs, not run: for a statement that
+        writes several tables at once (``UPDATE ... WHERE (...)``, nothing after the
+        condition, so a caller may add to it)."""
         connection = connections[self._using]
         names = tuple(changes)
         compiled = self._compiled_for(connection, names, lambda c: self._compile_update(c, names))
@@ -201,14 +217,7 @@ class PreparedQuery(Generic[M]):
             field.get_db_prep_save(changes[name], connection=connection)
             for name, field in zip(names, compiled.set_fields, strict=True)
         ]
-        params = self._params_for(connection, compiled, values)
-        with (
-            transaction.mark_for_rollback_on_error(using=self._using),
-            connection.cursor() as cursor,
-        ):
-            cursor.execute(compiled.sql, [*prepared, *params])
-            count: int = cursor.rowcount
-        return count
+        return compiled.sql, [*prepared, *self._params_for(connection, compiled, values)]
 
     # --- running ----------------------------------------------------------------------
 

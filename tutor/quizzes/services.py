@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DataError, IntegrityError, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -178,9 +180,17 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
         # only show them (selectors.skill_states), this is where they are stored.
         settled = settle_released_answers([learner.pk], now)
     try:
-        state, next_open = _store_answer(
-            question, choice, correct, now, counts_now, use_read=not settled
-        )
+        if not settled and _in_one_statement(question):
+            try:
+                state, next_open = _store_in_one_statement(
+                    question, choice, correct, now, counts_now
+                )
+            except _StateChanged:  # nothing was stored: as below, reading the row
+                state, next_open = _store_answer(question, choice, correct, now, counts_now)
+        else:
+            state, next_open = _store_answer(
+                question, choice, correct, now, counts_now, use_read=not settled
+            )
     except IntegrityError:
         # The learner's first answer of this skill found no state row when the question
         # was read, and another request (a second tab) has made it since: the insert
@@ -302,6 +312,142 @@ def _open_after(question: QuizQuestion) -> int | None:
         return next_open_position(question.quiz_id)
     assert isinstance(first, int)  # a position: neither None nor _UNREAD
     return first
+
+
+# --- PostgreSQL: the common answer as one statement (issue 24) -------------------------
+#
+# Under load each statement costs a PostgreSQL worker a round trip (a BEGIN and a COMMIT
+# each one more), and on a 2-core machine the worker's share of that cost was larger than
+# the database's. The answer's transaction (:func:`_store_answer` with ``use_read``) is
+# here one statement, of the same writes with the same conditions: the question's
+# UPDATE, the skill row's UPDATE (only while it is what the question's read brought) or
+# its first INSERT, and the quiz's completion. A statement in autocommit is its own
+# transaction, so all of it is stored or nothing is. SQLite keeps the transaction:
+# there a statement costs no round trip.
+
+_OPEN_QUIZ = PreparedQuery(lambda pk: Quiz.objects.filter(pk=pk, completed_at__isnull=True), pk=int)
+
+# PostgreSQL's SQLSTATE for a division by zero: how the statement undoes itself when
+# the skill row has changed (see _store_in_one_statement).
+_DIVISION_BY_ZERO = "22012"
+
+
+class _StateChanged(Exception):
+    """The skill row was no longer what the question's read brought; nothing was stored."""
+
+
+def _in_one_statement(question: QuizQuestion) -> bool:
+    """Whether :func:`_store_in_one_statement` may store the answer to ``question``:
+    on PostgreSQL, a question read to be answered (selectors.question_of), not live in
+    class (that answer locks the live session's row first), a skill state never
+    reviewed by another path excepted, and the quiz's completion known from the read
+    (no other open question, or at least two: with one, it is asked in a transaction)."""
+    if not hasattr(question, "answers_waiting"):
+        return False
+    if connections[QuizQuestion.objects.db].vendor != "postgresql":
+        return False
+    assignment = question.quiz.assignment
+    if assignment is not None and assignment.is_live:
+        return False
+    before: SkillState | None = getattr(question, "skill_before", None)
+    if before is not None and before.last_answered_at is None:
+        return False
+    return (
+        getattr(question, "open_after", None) is None
+        or getattr(question, "open_after_next", None) is not None
+    )
+
+
+def _store_in_one_statement(
+    question: QuizQuestion, choice: str, correct: bool, now: datetime, counts_now: bool
+) -> tuple[SkillState | None, int | None]:
+    """What :func:`_store_answer` stores with ``use_read``, in one statement.
+
+    Each write after the question's is conditional on the question's
+    (``EXISTS (SELECT 1 FROM answered)``), so a question answered already writes
+    nothing (:class:`AlreadyAnswered`). The skill row's UPDATE holds only while the row
+    is what was read; if it misses although the question was written, the statement
+    divides by zero on purpose, which rolls all of it back (PostgreSQL has no RAISE
+    outside PL/pgSQL): :class:`_StateChanged`, nothing stored. A first state whose row
+    another request made meanwhile fails its INSERT: IntegrityError, nothing stored."""
+    connection = connections[QuizQuestion.objects.db]
+    sql, params = _UNANSWERED.update_statement(
+        {
+            "answered_choice": choice,
+            "correct": correct,
+            "answered_at": now,
+            "skill_recorded_at": now if counts_now else None,
+        },
+        pk=question.pk,
+    )
+    parts = [f"answered AS ({sql} RETURNING 1)"]
+    state: SkillState | None = None
+    if counts_now:
+        reviews = [(correct, answer_seconds(question, now))]
+        state = getattr(question, "skill_before", None)
+        if state is None:  # the learner's first answer of this skill
+            state = SkillState(
+                learner_id=question.quiz.learner_id, skill=question.kind, mastery=mastery.P_INIT
+            )
+            _review_all(state, reviews, now)
+            sql, more = _first_state_statement(state, connection)
+        else:
+            unchanged: dict[str, Value] = {
+                "pk": state.pk,
+                "attempts": state.attempts,
+                "mastery": float(state.mastery),
+                "last_answered_at": state.last_answered_at,
+            }
+            _review_all(state, reviews, now)
+            sql, more = _UNCHANGED_SKILL_ROW.update_statement(state.reviewed_values(), **unchanged)
+            sql += " AND EXISTS (SELECT 1 FROM answered)"
+        parts.append(f"counted AS ({sql} RETURNING {connection.ops.quote_name('id')})")
+        params += more
+    next_open: int | None = getattr(question, "open_after", None)
+    if next_open is None:  # no other question open: the quiz is complete
+        sql, more = _OPEN_QUIZ.update_statement({"completed_at": now}, pk=question.quiz_id)
+        parts.append(f"completed AS ({sql} AND EXISTS (SELECT 1 FROM answered) RETURNING 1)")
+        params += more
+    select = "SELECT (SELECT count(*) FROM answered)"
+    if counts_now:
+        # 1/1 when both were written or neither; 1/0 when only the question was.
+        select += (
+            ", 1 / ((SELECT count(*) FROM counted) + 1 - (SELECT count(*) FROM answered))"
+            ", (SELECT id FROM counted)"
+        )
+    in_transaction = connection.in_atomic_block  # tests, or a caller's transaction
+    try:
+        with (
+            transaction.atomic() if in_transaction else nullcontext(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(f"WITH {', '.join(parts)} {select}", params)
+            row = cursor.fetchone()
+    except DataError as error:
+        if getattr(error.__cause__, "sqlstate", None) == _DIVISION_BY_ZERO:
+            raise _StateChanged from None
+        raise
+    if not row[0]:
+        raise AlreadyAnswered("This question has been answered already.")
+    if state is not None and state.pk is None:
+        state.pk = row[2]
+    return state, next_open
+
+
+def _first_state_statement(
+    state: SkillState, connection: BaseDatabaseWrapper
+) -> tuple[str, list[Any]]:
+    """``state``'s INSERT, made only if the question was (``answered``): an INSERT from
+    a SELECT of the values, each cast to its column's type (a parameter alone in a
+    SELECT would be taken as text)."""
+    quote = connection.ops.quote_name
+    fields = [f for f in SkillState._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(quote(str(f.column)) for f in fields)
+    values = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in fields)
+    params = [f.get_db_prep_save(getattr(state, f.attname), connection) for f in fields]
+    table = quote(SkillState._meta.db_table)
+    sql = f"INSERT INTO {table} ({columns}) SELECT {values} WHERE EXISTS (SELECT 1 FROM answered)"
+    return sql, params
 
 
 def _mark_complete(quiz_id: int, when: datetime) -> None:

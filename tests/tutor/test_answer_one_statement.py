@@ -1,0 +1,291 @@
+"""Issue 24: on PostgreSQL the common answer is one statement (services
+``_store_in_one_statement``): the question's UPDATE, the skill row's UPDATE or first
+INSERT and the quiz's completion together, each conditional on the question's; a
+skill row changed since the question was read makes the statement undo itself.
+
+The first tests run inside the test's transaction (the statement then runs in a
+savepoint); the last ones run in autocommit, as a site does, with answers posted by
+threads at the same instant."""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from teaching import mastery
+from tests.factories import (
+    AssignmentFactory,
+    LearnerFactory,
+    MembershipFactory,
+    QuizFactory,
+    QuizQuestionFactory,
+    SkillStateFactory,
+)
+from tutor.classroom import assignments
+from tutor.quizzes import selectors
+from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
+from tutor.quizzes.services import AlreadyAnswered, answer, record_skill
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="the one-statement answer is PostgreSQL's"
+    ),
+]
+
+
+@pytest.fixture
+def learner():
+    return LearnerFactory()
+
+
+def _quiz(learner, count: int, kind: str = "weis_value") -> Quiz:
+    quiz = QuizFactory(learner=learner)
+    for position in range(count):
+        QuizQuestionFactory(quiz=quiz, position=position, kind=kind)
+    return quiz
+
+
+def _state(learner, skill: str = "weis_value", **values) -> SkillState:
+    values.setdefault("last_answered_at", timezone.now())
+    return SkillStateFactory(learner=learner, skill=skill, **values)
+
+
+def _to_answer(learner, quiz: Quiz, position: int) -> QuizQuestion:
+    return selectors.question_of(learner, quiz.pk, position, to_answer=True)
+
+
+def _right(question: QuizQuestion) -> str:
+    return question.question["answer"]
+
+
+def _statements(queries) -> list[str]:
+    """What the answer sent, savepoints (the test's transaction) left out."""
+    return [
+        q["sql"].split()[0]
+        for q in queries
+        if "SAVEPOINT" not in q["sql"] and q["sql"] not in ("BEGIN", "COMMIT")
+    ]
+
+
+def test_an_answer_is_one_statement_and_stores_what_the_transaction_stored(learner):
+    quiz = _quiz(learner, 4)
+    _state(learner, mastery=0.4, attempts=3)
+    question = _to_answer(learner, quiz, 0)
+    expected = copy.copy(question.skill_before)
+    with CaptureQueriesContext(connection) as queries:
+        outcome = answer(learner=learner, question=question, choice=_right(question))
+    assert _statements(queries) == ["WITH"]
+    stored = SkillState.objects.get(learner=learner, skill="weis_value")
+    row = QuizQuestion.objects.get(pk=question.pk)
+    assert (row.answered_choice, row.correct) == (_right(question), True)
+    assert row.answered_at == row.skill_recorded_at == question.answered_at
+    expected.review(True, row.answered_at, None)
+    assert stored.reviewed_values() == expected.reviewed_values()
+    assert (stored.attempts, outcome.mastery, outcome.next_open) == (4, stored.mastery, 1)
+    quiz.refresh_from_db()
+    assert quiz.completed_at is None
+
+
+def test_a_first_answer_of_a_skill_makes_its_state_in_the_same_statement(learner):
+    quiz = _quiz(learner, 3, kind="trick")
+    question = _to_answer(learner, quiz, 0)
+    with CaptureQueriesContext(connection) as queries:
+        outcome = answer(learner=learner, question=question, choice=_right(question))
+    assert _statements(queries) == ["WITH"]
+    stored = SkillState.objects.get(learner=learner, skill="trick")
+    row = QuizQuestion.objects.get(pk=question.pk)
+    expected = SkillState(learner=learner, skill="trick", mastery=mastery.P_INIT)
+    expected.review(True, row.answered_at, None)
+    assert stored.reviewed_values() == expected.reviewed_values()
+    assert stored.fsrs_card is not None and stored.due_at is not None
+    assert outcome.mastery == stored.mastery
+
+
+def test_a_wrong_answer_is_stored_as_wrong(learner):
+    quiz = _quiz(learner, 3)
+    _state(learner, mastery=0.5, attempts=2, correct=2, streak=2)
+    question = _to_answer(learner, quiz, 0)
+    wrong = next(c["key"] for c in question.question["choices"] if c["key"] != _right(question))
+    answer(learner=learner, question=question, choice=wrong)
+    stored = SkillState.objects.get(learner=learner, skill="weis_value")
+    assert (stored.attempts, stored.correct, stored.streak) == (3, 2, 0)
+    assert QuizQuestion.objects.get(pk=question.pk).correct is False
+
+
+def test_the_last_open_question_completes_the_quiz_in_the_same_statement(learner):
+    quiz = _quiz(learner, 2)
+    other = _to_answer(learner, quiz, 1)
+    answer(learner=learner, question=other, choice=_right(other))
+    question = _to_answer(learner, quiz, 0)
+    assert question.open_after is None
+    with CaptureQueriesContext(connection) as queries:
+        outcome = answer(learner=learner, question=question, choice=_right(question))
+    assert _statements(queries) == ["WITH"]
+    assert outcome.next_open is None
+    quiz.refresh_from_db()
+    assert quiz.completed_at == QuizQuestion.objects.get(pk=question.pk).answered_at
+
+
+def test_a_state_changed_since_the_read_undoes_the_statement_and_both_count(learner):
+    quiz = _quiz(learner, 3)
+    _state(learner, mastery=0.4, attempts=3, correct=1, streak=0)
+    question = _to_answer(learner, quiz, 0)
+    record_skill(learner, "weis_value", False, timezone.now())  # another tab, in between
+    with CaptureQueriesContext(connection) as queries:
+        answer(learner=learner, question=question, choice=_right(question))
+    # The statement, then the transaction: the question's UPDATE must have been undone,
+    # or the transaction's would have found it answered.
+    assert _statements(queries)[0] == "WITH" and "UPDATE" in _statements(queries)
+    stored = SkillState.objects.get(learner=learner, skill="weis_value")
+    assert (stored.attempts, stored.correct, stored.streak) == (5, 2, 1)
+    row = QuizQuestion.objects.get(pk=question.pk)
+    assert row.correct is True and row.skill_recorded_at is not None
+
+
+def test_a_question_answered_elsewhere_writes_nothing(learner):
+    quiz = _quiz(learner, 4)
+    _state(learner, attempts=2)
+    stale = _to_answer(learner, quiz, 0)
+    answer(learner=learner, question=_to_answer(learner, quiz, 0), choice=_right(stale))
+    with pytest.raises(AlreadyAnswered):
+        answer(learner=learner, question=stale, choice=_right(stale))
+    assert SkillState.objects.get(learner=learner, skill="weis_value").attempts == 3
+
+
+def test_a_question_answered_elsewhere_counts_nothing_even_with_the_state_unchanged(learner):
+    """The skill row's condition alone does not keep a refused answer from counting:
+    the question may have been answered without the row changing (the row is what
+    this read brought), so its write waits on the question's."""
+    quiz = _quiz(learner, 4)
+    _state(learner, attempts=2)
+    stale = _to_answer(learner, quiz, 0)
+    QuizQuestion.objects.filter(pk=stale.pk).update(
+        answered_choice=_right(stale), correct=True, answered_at=timezone.now()
+    )
+    with pytest.raises(AlreadyAnswered):
+        answer(learner=learner, question=stale, choice=_right(stale))
+    assert SkillState.objects.get(learner=learner, skill="weis_value").attempts == 2
+
+
+def test_a_first_answer_to_a_question_answered_elsewhere_makes_no_state(learner):
+    quiz = _quiz(learner, 4, kind="trick")
+    stale = _to_answer(learner, quiz, 0)
+    QuizQuestion.objects.filter(pk=stale.pk).update(
+        answered_choice=_right(stale), correct=True, answered_at=timezone.now()
+    )
+    with pytest.raises(AlreadyAnswered):
+        answer(learner=learner, question=stale, choice=_right(stale))
+    assert not SkillState.objects.filter(learner=learner).exists()
+
+
+def test_the_last_question_answered_elsewhere_leaves_the_completion_as_it_was(learner):
+    quiz = _quiz(learner, 1)
+    stale = _to_answer(learner, quiz, 0)
+    answer(learner=learner, question=_to_answer(learner, quiz, 0), choice=_right(stale))
+    Quiz.objects.filter(pk=quiz.pk).update(completed_at=None)  # to see a second mark
+    with pytest.raises(AlreadyAnswered):
+        answer(learner=learner, question=stale, choice=_right(stale))
+    quiz.refresh_from_db()
+    assert quiz.completed_at is None
+
+
+def test_a_first_state_made_meanwhile_fails_the_insert_and_the_answer_counts_on_top(learner):
+    quiz = _quiz(learner, 4, kind="trick")
+    this_tab = _to_answer(learner, quiz, 0)
+    other_tab = _to_answer(learner, quiz, 1)
+    answer(learner=learner, question=other_tab, choice=_right(other_tab))
+    answer(learner=learner, question=this_tab, choice=_right(this_tab))
+    stored = SkillState.objects.get(learner=learner, skill="trick")
+    assert (stored.attempts, stored.correct, stored.streak) == (2, 2, 2)
+
+
+def test_an_answer_whose_correctness_is_hidden_moves_no_mastery(learner, school_class):
+    MembershipFactory(school_class=school_class, learner=learner)
+    assignment = AssignmentFactory(
+        school_class=school_class, explanations="after_due", question_count=3
+    )
+    quiz = assignments.start_or_resume(learner=learner, assignment=assignment)
+    question = _to_answer(learner, quiz, 0)
+    with CaptureQueriesContext(connection) as queries:
+        outcome = answer(learner=learner, question=question, choice=_right(question))
+    # (the SELECT: the assignment policy asks whether the learner is still in the class)
+    assert [s for s in _statements(queries) if s != "SELECT"] == ["WITH"]
+    assert outcome.mastery is None
+    assert not SkillState.objects.filter(learner=learner).exists()
+    row = QuizQuestion.objects.get(pk=question.pk)
+    assert row.answered_at is not None and row.skill_recorded_at is None
+
+
+# --- In autocommit, at the same instant ------------------------------------------------
+
+
+def _at_once(count: int, work: Callable[[int], object]) -> list[object]:
+    """``work(i)`` for i in range(count) in threads released together, each with its
+    own connection (closed after); what each returned or raised."""
+    barrier = threading.Barrier(count)
+    results: list[object] = [None] * count
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait()
+            results[index] = work(index)
+        except Exception as error:  # noqa: BLE001 - the test reads what each raised
+            results[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_question_posted_at_once_is_stored_and_counted_once(learner):
+    quiz = _quiz(learner, 4)
+    _state(learner, attempts=2)
+    reads = [_to_answer(learner, quiz, 0) for _ in range(6)]
+    results = _at_once(
+        6, lambda i: answer(learner=learner, question=reads[i], choice=_right(reads[i]))
+    )
+    stored = [r for r in results if not isinstance(r, Exception)]
+    assert len(stored) == 1
+    assert all(isinstance(r, AlreadyAnswered) for r in results if r not in stored)
+    assert SkillState.objects.get(learner=learner, skill="weis_value").attempts == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_questions_of_one_skill_posted_at_once_all_count(learner):
+    """Every read brought the same state; all but one statement find it changed and
+    are undone, then stored reading the row: each answer counts once."""
+    quiz = _quiz(learner, 8)
+    _state(learner, attempts=2, correct=0, streak=0)
+    reads = [_to_answer(learner, quiz, i) for i in range(6)]
+    results = _at_once(
+        6, lambda i: answer(learner=learner, question=reads[i], choice=_right(reads[i]))
+    )
+    assert not [r for r in results if isinstance(r, Exception)]
+    stored = SkillState.objects.get(learner=learner, skill="weis_value")
+    assert (stored.attempts, stored.correct, stored.streak) == (8, 6, 6)
+    assert QuizQuestion.objects.filter(quiz=quiz, skill_recorded_at__isnull=False).count() == 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_first_answers_of_one_skill_posted_at_once_all_count(learner):
+    quiz = _quiz(learner, 8, kind="trick")
+    reads = [_to_answer(learner, quiz, i) for i in range(5)]
+    results = _at_once(
+        5, lambda i: answer(learner=learner, question=reads[i], choice=_right(reads[i]))
+    )
+    assert not [r for r in results if isinstance(r, Exception)]
+    stored = SkillState.objects.get(learner=learner, skill="trick")
+    assert (stored.attempts, stored.correct) == (5, 5)
