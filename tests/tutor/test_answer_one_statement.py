@@ -23,12 +23,9 @@ from tests.factories import (
     AssignmentFactory,
     LearnerFactory,
     MembershipFactory,
-    QuizFactory,
-    QuizQuestionFactory,
-    SkillStateFactory,
 )
+from tests.tutor.answering import make_quiz, make_state, right, to_answer
 from tutor.classroom import assignments
-from tutor.quizzes import selectors
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
 from tutor.quizzes.services import AlreadyAnswered, answer, record_skill
 
@@ -45,26 +42,6 @@ def learner():
     return LearnerFactory()
 
 
-def _quiz(learner, count: int, kind: str = "weis_value") -> Quiz:
-    quiz = QuizFactory(learner=learner)
-    for position in range(count):
-        QuizQuestionFactory(quiz=quiz, position=position, kind=kind)
-    return quiz
-
-
-def _state(learner, skill: str = "weis_value", **values) -> SkillState:
-    values.setdefault("last_answered_at", timezone.now())
-    return SkillStateFactory(learner=learner, skill=skill, **values)
-
-
-def _to_answer(learner, quiz: Quiz, position: int) -> QuizQuestion:
-    return selectors.question_of(learner, quiz.pk, position, to_answer=True)
-
-
-def _right(question: QuizQuestion) -> str:
-    return question.question["answer"]
-
-
 def _statements(queries) -> list[str]:
     """What the answer sent, savepoints (the test's transaction) left out."""
     return [
@@ -75,16 +52,16 @@ def _statements(queries) -> list[str]:
 
 
 def test_an_answer_is_one_statement_and_stores_what_the_transaction_stored(learner):
-    quiz = _quiz(learner, 4)
-    _state(learner, mastery=0.4, attempts=3)
-    question = _to_answer(learner, quiz, 0)
+    quiz = make_quiz(learner, 4)
+    make_state(learner, mastery=0.4, attempts=3)
+    question = to_answer(learner, quiz, 0)
     expected = copy.copy(question.skill_before)
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=_right(question))
+        outcome = answer(learner=learner, question=question, choice=right(question))
     assert _statements(queries) == ["WITH"]
     stored = SkillState.objects.get(learner=learner, skill="weis_value")
     row = QuizQuestion.objects.get(pk=question.pk)
-    assert (row.answered_choice, row.correct) == (_right(question), True)
+    assert (row.answered_choice, row.correct) == (right(question), True)
     assert row.answered_at == row.skill_recorded_at == question.answered_at
     expected.review(True, row.answered_at, None)
     assert stored.reviewed_values() == expected.reviewed_values()
@@ -94,10 +71,10 @@ def test_an_answer_is_one_statement_and_stores_what_the_transaction_stored(learn
 
 
 def test_a_first_answer_of_a_skill_makes_its_state_in_the_same_statement(learner):
-    quiz = _quiz(learner, 3, kind="trick")
-    question = _to_answer(learner, quiz, 0)
+    quiz = make_quiz(learner, 3, kind="trick")
+    question = to_answer(learner, quiz, 0)
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=_right(question))
+        outcome = answer(learner=learner, question=question, choice=right(question))
     assert _statements(queries) == ["WITH"]
     stored = SkillState.objects.get(learner=learner, skill="trick")
     row = QuizQuestion.objects.get(pk=question.pk)
@@ -109,10 +86,10 @@ def test_a_first_answer_of_a_skill_makes_its_state_in_the_same_statement(learner
 
 
 def test_a_wrong_answer_is_stored_as_wrong(learner):
-    quiz = _quiz(learner, 3)
-    _state(learner, mastery=0.5, attempts=2, correct=2, streak=2)
-    question = _to_answer(learner, quiz, 0)
-    wrong = next(c["key"] for c in question.question["choices"] if c["key"] != _right(question))
+    quiz = make_quiz(learner, 3)
+    make_state(learner, mastery=0.5, attempts=2, correct=2, streak=2)
+    question = to_answer(learner, quiz, 0)
+    wrong = next(c["key"] for c in question.question["choices"] if c["key"] != right(question))
     answer(learner=learner, question=question, choice=wrong)
     stored = SkillState.objects.get(learner=learner, skill="weis_value")
     assert (stored.attempts, stored.correct, stored.streak) == (3, 2, 0)
@@ -120,13 +97,13 @@ def test_a_wrong_answer_is_stored_as_wrong(learner):
 
 
 def test_the_last_open_question_completes_the_quiz_in_the_same_statement(learner):
-    quiz = _quiz(learner, 2)
-    other = _to_answer(learner, quiz, 1)
-    answer(learner=learner, question=other, choice=_right(other))
-    question = _to_answer(learner, quiz, 0)
+    quiz = make_quiz(learner, 2)
+    other = to_answer(learner, quiz, 1)
+    answer(learner=learner, question=other, choice=right(other))
+    question = to_answer(learner, quiz, 0)
     assert question.open_after is None
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=_right(question))
+        outcome = answer(learner=learner, question=question, choice=right(question))
     assert _statements(queries) == ["WITH"]
     assert outcome.next_open is None
     quiz.refresh_from_db()
@@ -134,12 +111,12 @@ def test_the_last_open_question_completes_the_quiz_in_the_same_statement(learner
 
 
 def test_a_state_changed_since_the_read_undoes_the_statement_and_both_count(learner):
-    quiz = _quiz(learner, 3)
-    _state(learner, mastery=0.4, attempts=3, correct=1, streak=0)
-    question = _to_answer(learner, quiz, 0)
+    quiz = make_quiz(learner, 3)
+    make_state(learner, mastery=0.4, attempts=3, correct=1, streak=0)
+    question = to_answer(learner, quiz, 0)
     record_skill(learner, "weis_value", False, timezone.now())  # another tab, in between
     with CaptureQueriesContext(connection) as queries:
-        answer(learner=learner, question=question, choice=_right(question))
+        answer(learner=learner, question=question, choice=right(question))
     # The statement, then the transaction: the question's UPDATE must have been undone,
     # or the transaction's would have found it answered.
     assert _statements(queries)[0] == "WITH" and "UPDATE" in _statements(queries)
@@ -149,59 +126,49 @@ def test_a_state_changed_since_the_read_undoes_the_statement_and_both_count(lear
     assert row.correct is True and row.skill_recorded_at is not None
 
 
-def test_a_question_answered_elsewhere_writes_nothing(learner):
-    quiz = _quiz(learner, 4)
-    _state(learner, attempts=2)
-    stale = _to_answer(learner, quiz, 0)
-    answer(learner=learner, question=_to_answer(learner, quiz, 0), choice=_right(stale))
-    with pytest.raises(AlreadyAnswered):
-        answer(learner=learner, question=stale, choice=_right(stale))
-    assert SkillState.objects.get(learner=learner, skill="weis_value").attempts == 3
-
-
 def test_a_question_answered_elsewhere_counts_nothing_even_with_the_state_unchanged(learner):
     """The skill row's condition alone does not keep a refused answer from counting:
     the question may have been answered without the row changing (the row is what
     this read brought), so its write waits on the question's."""
-    quiz = _quiz(learner, 4)
-    _state(learner, attempts=2)
-    stale = _to_answer(learner, quiz, 0)
+    quiz = make_quiz(learner, 4)
+    make_state(learner, attempts=2)
+    stale = to_answer(learner, quiz, 0)
     QuizQuestion.objects.filter(pk=stale.pk).update(
-        answered_choice=_right(stale), correct=True, answered_at=timezone.now()
+        answered_choice=right(stale), correct=True, answered_at=timezone.now()
     )
     with pytest.raises(AlreadyAnswered):
-        answer(learner=learner, question=stale, choice=_right(stale))
+        answer(learner=learner, question=stale, choice=right(stale))
     assert SkillState.objects.get(learner=learner, skill="weis_value").attempts == 2
 
 
 def test_a_first_answer_to_a_question_answered_elsewhere_makes_no_state(learner):
-    quiz = _quiz(learner, 4, kind="trick")
-    stale = _to_answer(learner, quiz, 0)
+    quiz = make_quiz(learner, 4, kind="trick")
+    stale = to_answer(learner, quiz, 0)
     QuizQuestion.objects.filter(pk=stale.pk).update(
-        answered_choice=_right(stale), correct=True, answered_at=timezone.now()
+        answered_choice=right(stale), correct=True, answered_at=timezone.now()
     )
     with pytest.raises(AlreadyAnswered):
-        answer(learner=learner, question=stale, choice=_right(stale))
+        answer(learner=learner, question=stale, choice=right(stale))
     assert not SkillState.objects.filter(learner=learner).exists()
 
 
 def test_the_last_question_answered_elsewhere_leaves_the_completion_as_it_was(learner):
-    quiz = _quiz(learner, 1)
-    stale = _to_answer(learner, quiz, 0)
-    answer(learner=learner, question=_to_answer(learner, quiz, 0), choice=_right(stale))
+    quiz = make_quiz(learner, 1)
+    stale = to_answer(learner, quiz, 0)
+    answer(learner=learner, question=to_answer(learner, quiz, 0), choice=right(stale))
     Quiz.objects.filter(pk=quiz.pk).update(completed_at=None)  # to see a second mark
     with pytest.raises(AlreadyAnswered):
-        answer(learner=learner, question=stale, choice=_right(stale))
+        answer(learner=learner, question=stale, choice=right(stale))
     quiz.refresh_from_db()
     assert quiz.completed_at is None
 
 
 def test_a_first_state_made_meanwhile_fails_the_insert_and_the_answer_counts_on_top(learner):
-    quiz = _quiz(learner, 4, kind="trick")
-    this_tab = _to_answer(learner, quiz, 0)
-    other_tab = _to_answer(learner, quiz, 1)
-    answer(learner=learner, question=other_tab, choice=_right(other_tab))
-    answer(learner=learner, question=this_tab, choice=_right(this_tab))
+    quiz = make_quiz(learner, 4, kind="trick")
+    this_tab = to_answer(learner, quiz, 0)
+    other_tab = to_answer(learner, quiz, 1)
+    answer(learner=learner, question=other_tab, choice=right(other_tab))
+    answer(learner=learner, question=this_tab, choice=right(this_tab))
     stored = SkillState.objects.get(learner=learner, skill="trick")
     assert (stored.attempts, stored.correct, stored.streak) == (2, 2, 2)
 
@@ -212,9 +179,9 @@ def test_an_answer_whose_correctness_is_hidden_moves_no_mastery(learner, school_
         school_class=school_class, explanations="after_due", question_count=3
     )
     quiz = assignments.start_or_resume(learner=learner, assignment=assignment)
-    question = _to_answer(learner, quiz, 0)
+    question = to_answer(learner, quiz, 0)
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=_right(question))
+        outcome = answer(learner=learner, question=question, choice=right(question))
     # (the SELECT: the assignment policy asks whether the learner is still in the class)
     assert [s for s in _statements(queries) if s != "SELECT"] == ["WITH"]
     assert outcome.mastery is None
@@ -251,11 +218,11 @@ def _at_once(count: int, work: Callable[[int], object]) -> list[object]:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_same_question_posted_at_once_is_stored_and_counted_once(learner):
-    quiz = _quiz(learner, 4)
-    _state(learner, attempts=2)
-    reads = [_to_answer(learner, quiz, 0) for _ in range(6)]
+    quiz = make_quiz(learner, 4)
+    make_state(learner, attempts=2)
+    reads = [to_answer(learner, quiz, 0) for _ in range(6)]
     results = _at_once(
-        6, lambda i: answer(learner=learner, question=reads[i], choice=_right(reads[i]))
+        6, lambda i: answer(learner=learner, question=reads[i], choice=right(reads[i]))
     )
     stored = [r for r in results if not isinstance(r, Exception)]
     assert len(stored) == 1
@@ -267,11 +234,11 @@ def test_the_same_question_posted_at_once_is_stored_and_counted_once(learner):
 def test_questions_of_one_skill_posted_at_once_all_count(learner):
     """Every read brought the same state; all but one statement find it changed and
     are undone, then stored reading the row: each answer counts once."""
-    quiz = _quiz(learner, 8)
-    _state(learner, attempts=2, correct=0, streak=0)
-    reads = [_to_answer(learner, quiz, i) for i in range(6)]
+    quiz = make_quiz(learner, 8)
+    make_state(learner, attempts=2, correct=0, streak=0)
+    reads = [to_answer(learner, quiz, i) for i in range(6)]
     results = _at_once(
-        6, lambda i: answer(learner=learner, question=reads[i], choice=_right(reads[i]))
+        6, lambda i: answer(learner=learner, question=reads[i], choice=right(reads[i]))
     )
     assert not [r for r in results if isinstance(r, Exception)]
     stored = SkillState.objects.get(learner=learner, skill="weis_value")
@@ -281,10 +248,10 @@ def test_questions_of_one_skill_posted_at_once_all_count(learner):
 
 @pytest.mark.django_db(transaction=True)
 def test_first_answers_of_one_skill_posted_at_once_all_count(learner):
-    quiz = _quiz(learner, 8, kind="trick")
-    reads = [_to_answer(learner, quiz, i) for i in range(5)]
+    quiz = make_quiz(learner, 8, kind="trick")
+    reads = [to_answer(learner, quiz, i) for i in range(5)]
     results = _at_once(
-        5, lambda i: answer(learner=learner, question=reads[i], choice=_right(reads[i]))
+        5, lambda i: answer(learner=learner, question=reads[i], choice=right(reads[i]))
     )
     assert not [r for r in results if isinstance(r, Exception)]
     stored = SkillState.objects.get(learner=learner, skill="trick")

@@ -19,14 +19,12 @@ from tests.factories import (
     AssignmentFactory,
     LearnerFactory,
     MembershipFactory,
-    QuizFactory,
-    QuizQuestionFactory,
-    SkillStateFactory,
 )
+from tests.tutor.answering import make_quiz, make_state, right, to_answer
 from tutor.classroom import assignments
 from tutor.classroom.models import Assignment
 from tutor.quizzes import selectors
-from tutor.quizzes.models import Quiz, SkillState
+from tutor.quizzes.models import SkillState
 from tutor.quizzes.services import AlreadyAnswered, answer, record_skill
 
 pytestmark = pytest.mark.django_db
@@ -35,27 +33,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def learner():
     return LearnerFactory()
-
-
-def _quiz(learner, count: int, kind: str = "weis_value") -> Quiz:
-    quiz = QuizFactory(learner=learner)
-    for position in range(count):
-        QuizQuestionFactory(quiz=quiz, position=position, kind=kind)
-    return quiz
-
-
-def _state(learner, skill: str = "weis_value", **values) -> SkillState:
-    """A state as answers leave it: reviewed at least once."""
-    values.setdefault("last_answered_at", timezone.now())
-    return SkillStateFactory(learner=learner, skill=skill, **values)
-
-
-def _to_answer(learner, quiz: Quiz, position: int):
-    return selectors.question_of(learner, quiz.pk, position, to_answer=True)
-
-
-def _right(question) -> str:
-    return question.question["answer"]
 
 
 def _skill_reads(queries) -> list[str]:
@@ -71,28 +48,28 @@ def _open_reads(queries) -> list[str]:
 
 
 def test_the_question_to_answer_brings_the_skill_state_and_the_open_questions(learner):
-    quiz = _quiz(learner, 4)
-    state = _state(learner, mastery=0.4, attempts=3)
-    _state(learner, "trick")  # another skill: not this one
-    _state(LearnerFactory())  # another learner's: not this one
-    question = _to_answer(learner, quiz, 1)
+    quiz = make_quiz(learner, 4)
+    state = make_state(learner, mastery=0.4, attempts=3)
+    make_state(learner, "trick")  # another skill: not this one
+    make_state(LearnerFactory())  # another learner's: not this one
+    question = to_answer(learner, quiz, 1)
     assert question.skill_before.pk == state.pk
     assert (question.skill_before.mastery, question.skill_before.attempts) == (0.4, 3)
     assert (question.open_after, question.open_after_next) == (0, 2)
     newcomer = LearnerFactory()
-    fresh = _to_answer(newcomer, _quiz(newcomer, 1), 0)
+    fresh = to_answer(newcomer, make_quiz(newcomer, 1), 0)
     assert getattr(fresh, "skill_before", None) is None  # no state yet: no row joined
     # The page's question does not carry them.
     assert not hasattr(selectors.question_of(learner, quiz.pk, 1), "skill_before")
 
 
 def test_an_answer_writes_the_state_it_brought_without_reading_it_again(learner):
-    quiz = _quiz(learner, 4)
-    _state(learner, mastery=0.4, attempts=3)
-    question = _to_answer(learner, quiz, 0)
+    quiz = make_quiz(learner, 4)
+    make_state(learner, mastery=0.4, attempts=3)
+    question = to_answer(learner, quiz, 0)
     expected = copy.copy(question.skill_before)
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=_right(question))
+        outcome = answer(learner=learner, question=question, choice=right(question))
     assert _skill_reads(queries) == []
     assert _open_reads(queries) == []  # «Next question» came with the question
     assert outcome.next_open == 1
@@ -106,23 +83,23 @@ def test_an_answer_writes_the_state_it_brought_without_reading_it_again(learner)
 def test_a_state_written_after_the_question_was_read_is_read_again_and_counts_both(learner):
     """Another tab's answer of the same skill lands between the read and the write:
     the write that expects the old row misses, and the row is read and reviewed."""
-    quiz = _quiz(learner, 3)
-    _state(learner, mastery=0.4, attempts=3)
-    question = _to_answer(learner, quiz, 0)
+    quiz = make_quiz(learner, 3)
+    make_state(learner, mastery=0.4, attempts=3)
+    question = to_answer(learner, quiz, 0)
     record_skill(learner, "weis_value", False, timezone.now())  # the other tab
     with CaptureQueriesContext(connection) as queries:
-        answer(learner=learner, question=question, choice=_right(question))
+        answer(learner=learner, question=question, choice=right(question))
     assert len(_skill_reads(queries)) == 1
     stored = SkillState.objects.get(learner=learner, skill="weis_value")
     assert (stored.attempts, stored.correct, stored.streak) == (5, 1, 1)
 
 
 def test_a_first_answer_of_a_skill_makes_its_state_with_one_insert(learner):
-    quiz = _quiz(learner, 2, kind="trick")
-    question = _to_answer(learner, quiz, 0)
+    quiz = make_quiz(learner, 2, kind="trick")
+    question = to_answer(learner, quiz, 0)
     assert getattr(question, "skill_before", None) is None
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=_right(question))
+        outcome = answer(learner=learner, question=question, choice=right(question))
     assert _skill_reads(queries) == []
     writes = [q["sql"].split()[0] for q in queries if "skillstate" in q["sql"]]
     assert writes == ["INSERT"]
@@ -138,16 +115,16 @@ def test_first_answers_of_one_skill_from_two_tabs_both_count(learner):
     """Both questions were read while the learner had no state of the skill; the
     other tab's answer makes it first, so this answer's INSERT fails: the answer is
     stored again, reading the row, and counts on top of the other."""
-    quiz = _quiz(learner, 3, kind="trick")
-    this_tab = _to_answer(learner, quiz, 0)
-    other_tab = _to_answer(learner, quiz, 1)
-    answer(learner=learner, question=other_tab, choice=_right(other_tab))
-    outcome = answer(learner=learner, question=this_tab, choice=_right(this_tab))
+    quiz = make_quiz(learner, 3, kind="trick")
+    this_tab = to_answer(learner, quiz, 0)
+    other_tab = to_answer(learner, quiz, 1)
+    answer(learner=learner, question=other_tab, choice=right(other_tab))
+    outcome = answer(learner=learner, question=this_tab, choice=right(this_tab))
     stored = SkillState.objects.get(learner=learner, skill="trick")
     assert (stored.attempts, stored.correct, stored.streak) == (2, 2, 2)
     assert outcome.mastery == stored.mastery and outcome.next_open == 2
     this_tab.refresh_from_db()
-    assert this_tab.answered_choice == _right(this_tab) and this_tab.skill_recorded_at
+    assert this_tab.answered_choice == right(this_tab) and this_tab.skill_recorded_at
 
 
 def test_a_released_answer_settled_first_is_not_overwritten(learner, school_class):
@@ -158,23 +135,23 @@ def test_a_released_answer_settled_first_is_not_overwritten(learner, school_clas
         school_class=school_class, explanations="after_due", question_count=1
     )
     graded = assignments.start_or_resume(learner=learner, assignment=assignment).questions.get()
-    answer(learner=learner, question=graded, choice=_right(graded))
+    answer(learner=learner, question=graded, choice=right(graded))
     assert not SkillState.objects.filter(learner=learner).exists()  # not released yet
     Assignment.objects.filter(pk=assignment.pk).update(due_at=timezone.now() - timedelta(minutes=1))
-    quiz = _quiz(learner, 2, kind=graded.kind)
-    question = _to_answer(learner, quiz, 0)
+    quiz = make_quiz(learner, 2, kind=graded.kind)
+    question = to_answer(learner, quiz, 0)
     assert question.answers_waiting and getattr(question, "skill_before", None) is None
-    answer(learner=learner, question=question, choice=_right(question))
+    answer(learner=learner, question=question, choice=right(question))
     stored = SkillState.objects.get(learner=learner, skill=graded.kind)
     assert (stored.attempts, stored.correct) == (2, 2)
 
 
 def test_answers_in_any_order_lead_to_the_first_open_question_and_complete_the_quiz(learner):
-    quiz = _quiz(learner, 4)
+    quiz = make_quiz(learner, 4)
     order_and_next = [(2, 0), (0, 1), (3, 1), (1, None)]
     for position, next_open in order_and_next:
-        question = _to_answer(learner, quiz, position)
-        outcome = answer(learner=learner, question=question, choice=_right(question))
+        question = to_answer(learner, quiz, position)
+        outcome = answer(learner=learner, question=question, choice=right(question))
         assert outcome.next_open == next_open, position
     quiz.refresh_from_db()
     assert quiz.completed_at is not None
@@ -184,15 +161,15 @@ def test_with_one_other_question_open_the_answer_asks_again_and_sees_it_answered
     """The last two questions answered from two tabs: the question was read while the
     other was open, the other tab answered it before this answer was stored. The
     answer asks again in its transaction, finds none open and marks the quiz."""
-    quiz = _quiz(learner, 2)
-    first = _to_answer(learner, quiz, 0)
+    quiz = make_quiz(learner, 2)
+    first = to_answer(learner, quiz, 0)
     assert (first.open_after, first.open_after_next) == (1, None)
-    other_tab = _to_answer(learner, quiz, 1)
-    answer(learner=learner, question=other_tab, choice=_right(other_tab))
+    other_tab = to_answer(learner, quiz, 1)
+    answer(learner=learner, question=other_tab, choice=right(other_tab))
     quiz.refresh_from_db()
     assert quiz.completed_at is None  # that tab read question 0 open
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=first, choice=_right(first))
+        outcome = answer(learner=learner, question=first, choice=right(first))
     assert len(_open_reads(queries)) == 1
     assert outcome.next_open is None
     quiz.refresh_from_db()
@@ -200,10 +177,10 @@ def test_with_one_other_question_open_the_answer_asks_again_and_sees_it_answered
 
 
 def test_a_question_answered_elsewhere_is_refused_whatever_it_brought(learner):
-    quiz = _quiz(learner, 2)
-    _state(learner, attempts=2)
-    stale = _to_answer(learner, quiz, 0)
-    answer(learner=learner, question=_to_answer(learner, quiz, 0), choice=_right(stale))
+    quiz = make_quiz(learner, 2)
+    make_state(learner, attempts=2)
+    stale = to_answer(learner, quiz, 0)
+    answer(learner=learner, question=to_answer(learner, quiz, 0), choice=right(stale))
     with pytest.raises(AlreadyAnswered):
-        answer(learner=learner, question=stale, choice=_right(stale))
+        answer(learner=learner, question=stale, choice=right(stale))
     assert SkillState.objects.get(learner=learner, skill="weis_value").attempts == 3

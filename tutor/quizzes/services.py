@@ -392,12 +392,7 @@ def _store_in_one_statement(
             _review_all(state, reviews, now)
             sql, more = _first_state_statement(state, connection)
         else:
-            unchanged: dict[str, Value] = {
-                "pk": state.pk,
-                "attempts": state.attempts,
-                "mastery": float(state.mastery),
-                "last_answered_at": state.last_answered_at,
-            }
+            unchanged = _unchanged(state)
             _review_all(state, reviews, now)
             sql, more = _UNCHANGED_SKILL_ROW.update_statement(state.reviewed_values(), **unchanged)
             sql += " AND EXISTS (SELECT 1 FROM answered)"
@@ -571,14 +566,22 @@ def _update_if_unchanged(
     answer or None) in order) and store it, if its row is still that."""
     if state.last_answered_at is None:  # never reviewed: not a state written here
         return False
-    unchanged: dict[str, Value] = {
+    unchanged = _unchanged(state)
+    _review_all(state, reviews, when)
+    return bool(_UNCHANGED_SKILL_ROW.update(state.reviewed_values(), **unchanged))
+
+
+def _unchanged(state: SkillState) -> dict[str, Value]:
+    """``_UNCHANGED_SKILL_ROW``'s values for ``state`` as it is now (before a review):
+    every review changes the attempts, and a row deleted and made again has another
+    last answer."""
+    assert state.last_answered_at is not None  # reviewed once: a state written here
+    return {
         "pk": state.pk,
         "attempts": state.attempts,
         "mastery": float(state.mastery),
         "last_answered_at": state.last_answered_at,
     }
-    _review_all(state, reviews, when)
-    return bool(_UNCHANGED_SKILL_ROW.update(state.reviewed_values(), **unchanged))
 
 
 # Before every answer's review: compiled once (tutor.core.prepared). Only run inside
