@@ -23,9 +23,9 @@ def make_state(learner, skill: str = "weis_value", **values) -> SkillState:
     return SkillStateFactory(learner=learner, skill=skill, **values)
 
 
-def to_answer(learner, quiz: Quiz, position: int) -> QuizQuestion:
-    """The question as the answer's view reads it."""
-    return selectors.question_of(learner, quiz.pk, position, to_answer=True)
+def to_answer(learner, quiz: Quiz, position: int) -> tuple[QuizQuestion, selectors.AnswerRead]:
+    """The question as the answer's view reads it, and what the read brought along."""
+    return selectors.question_to_answer(learner, quiz.pk, position)
 
 
 def right(question: QuizQuestion) -> str:

@@ -54,10 +54,12 @@ def _statements(queries) -> list[str]:
 def test_an_answer_is_one_statement_and_stores_what_the_transaction_stored(learner):
     quiz = make_quiz(learner, 4)
     make_state(learner, mastery=0.4, attempts=3)
-    question = to_answer(learner, quiz, 0)
-    expected = copy.copy(question.skill_before)
+    question, question_read = to_answer(learner, quiz, 0)
+    expected = copy.copy(question_read.skill_before)
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=right(question))
+        outcome = answer(
+            learner=learner, question=question, read=question_read, choice=right(question)
+        )
     assert _statements(queries) == ["WITH"]
     stored = SkillState.objects.get(learner=learner, skill="weis_value")
     row = QuizQuestion.objects.get(pk=question.pk)
@@ -72,9 +74,11 @@ def test_an_answer_is_one_statement_and_stores_what_the_transaction_stored(learn
 
 def test_a_first_answer_of_a_skill_makes_its_state_in_the_same_statement(learner):
     quiz = make_quiz(learner, 3, kind="trick")
-    question = to_answer(learner, quiz, 0)
+    question, question_read = to_answer(learner, quiz, 0)
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=right(question))
+        outcome = answer(
+            learner=learner, question=question, read=question_read, choice=right(question)
+        )
     assert _statements(queries) == ["WITH"]
     stored = SkillState.objects.get(learner=learner, skill="trick")
     row = QuizQuestion.objects.get(pk=question.pk)
@@ -88,9 +92,9 @@ def test_a_first_answer_of_a_skill_makes_its_state_in_the_same_statement(learner
 def test_a_wrong_answer_is_stored_as_wrong(learner):
     quiz = make_quiz(learner, 3)
     make_state(learner, mastery=0.5, attempts=2, correct=2, streak=2)
-    question = to_answer(learner, quiz, 0)
+    question, question_read = to_answer(learner, quiz, 0)
     wrong = next(c["key"] for c in question.question["choices"] if c["key"] != right(question))
-    answer(learner=learner, question=question, choice=wrong)
+    answer(learner=learner, question=question, read=question_read, choice=wrong)
     stored = SkillState.objects.get(learner=learner, skill="weis_value")
     assert (stored.attempts, stored.correct, stored.streak) == (3, 2, 0)
     assert QuizQuestion.objects.get(pk=question.pk).correct is False
@@ -98,12 +102,14 @@ def test_a_wrong_answer_is_stored_as_wrong(learner):
 
 def test_the_last_open_question_completes_the_quiz_in_the_same_statement(learner):
     quiz = make_quiz(learner, 2)
-    other = to_answer(learner, quiz, 1)
-    answer(learner=learner, question=other, choice=right(other))
-    question = to_answer(learner, quiz, 0)
-    assert question.open_after is None
+    other, other_read = to_answer(learner, quiz, 1)
+    answer(learner=learner, question=other, read=other_read, choice=right(other))
+    question, question_read = to_answer(learner, quiz, 0)
+    assert question_read.open_after is None
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=right(question))
+        outcome = answer(
+            learner=learner, question=question, read=question_read, choice=right(question)
+        )
     assert _statements(queries) == ["WITH"]
     assert outcome.next_open is None
     quiz.refresh_from_db()
@@ -113,10 +119,10 @@ def test_the_last_open_question_completes_the_quiz_in_the_same_statement(learner
 def test_a_state_changed_since_the_read_undoes_the_statement_and_both_count(learner):
     quiz = make_quiz(learner, 3)
     make_state(learner, mastery=0.4, attempts=3, correct=1, streak=0)
-    question = to_answer(learner, quiz, 0)
+    question, question_read = to_answer(learner, quiz, 0)
     record_skill(learner, "weis_value", False, timezone.now())  # another tab, in between
     with CaptureQueriesContext(connection) as queries:
-        answer(learner=learner, question=question, choice=right(question))
+        answer(learner=learner, question=question, read=question_read, choice=right(question))
     # The statement, then the transaction: the question's UPDATE must have been undone,
     # or the transaction's would have found it answered.
     assert _statements(queries)[0] == "WITH" and "UPDATE" in _statements(queries)
@@ -132,43 +138,44 @@ def test_a_question_answered_elsewhere_counts_nothing_even_with_the_state_unchan
     this read brought), so its write waits on the question's."""
     quiz = make_quiz(learner, 4)
     make_state(learner, attempts=2)
-    stale = to_answer(learner, quiz, 0)
+    stale, stale_read = to_answer(learner, quiz, 0)
     QuizQuestion.objects.filter(pk=stale.pk).update(
         answered_choice=right(stale), correct=True, answered_at=timezone.now()
     )
     with pytest.raises(AlreadyAnswered):
-        answer(learner=learner, question=stale, choice=right(stale))
+        answer(learner=learner, question=stale, read=stale_read, choice=right(stale))
     assert SkillState.objects.get(learner=learner, skill="weis_value").attempts == 2
 
 
 def test_a_first_answer_to_a_question_answered_elsewhere_makes_no_state(learner):
     quiz = make_quiz(learner, 4, kind="trick")
-    stale = to_answer(learner, quiz, 0)
+    stale, stale_read = to_answer(learner, quiz, 0)
     QuizQuestion.objects.filter(pk=stale.pk).update(
         answered_choice=right(stale), correct=True, answered_at=timezone.now()
     )
     with pytest.raises(AlreadyAnswered):
-        answer(learner=learner, question=stale, choice=right(stale))
+        answer(learner=learner, question=stale, read=stale_read, choice=right(stale))
     assert not SkillState.objects.filter(learner=learner).exists()
 
 
 def test_the_last_question_answered_elsewhere_leaves_the_completion_as_it_was(learner):
     quiz = make_quiz(learner, 1)
-    stale = to_answer(learner, quiz, 0)
-    answer(learner=learner, question=to_answer(learner, quiz, 0), choice=right(stale))
+    stale, stale_read = to_answer(learner, quiz, 0)
+    again, again_read = to_answer(learner, quiz, 0)
+    answer(learner=learner, question=again, read=again_read, choice=right(stale))
     Quiz.objects.filter(pk=quiz.pk).update(completed_at=None)  # to see a second mark
     with pytest.raises(AlreadyAnswered):
-        answer(learner=learner, question=stale, choice=right(stale))
+        answer(learner=learner, question=stale, read=stale_read, choice=right(stale))
     quiz.refresh_from_db()
     assert quiz.completed_at is None
 
 
 def test_a_first_state_made_meanwhile_fails_the_insert_and_the_answer_counts_on_top(learner):
     quiz = make_quiz(learner, 4, kind="trick")
-    this_tab = to_answer(learner, quiz, 0)
-    other_tab = to_answer(learner, quiz, 1)
-    answer(learner=learner, question=other_tab, choice=right(other_tab))
-    answer(learner=learner, question=this_tab, choice=right(this_tab))
+    this_tab, this_tab_read = to_answer(learner, quiz, 0)
+    other_tab, other_tab_read = to_answer(learner, quiz, 1)
+    answer(learner=learner, question=other_tab, read=other_tab_read, choice=right(other_tab))
+    answer(learner=learner, question=this_tab, read=this_tab_read, choice=right(this_tab))
     stored = SkillState.objects.get(learner=learner, skill="trick")
     assert (stored.attempts, stored.correct, stored.streak) == (2, 2, 2)
 
@@ -179,9 +186,11 @@ def test_an_answer_whose_correctness_is_hidden_moves_no_mastery(learner, school_
         school_class=school_class, explanations="after_due", question_count=3
     )
     quiz = assignments.start_or_resume(learner=learner, assignment=assignment)
-    question = to_answer(learner, quiz, 0)
+    question, question_read = to_answer(learner, quiz, 0)
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=right(question))
+        outcome = answer(
+            learner=learner, question=question, read=question_read, choice=right(question)
+        )
     # (the SELECT: the assignment policy asks whether the learner is still in the class)
     assert [s for s in _statements(queries) if s != "SELECT"] == ["WITH"]
     assert outcome.mastery is None
@@ -222,7 +231,10 @@ def test_the_same_question_posted_at_once_is_stored_and_counted_once(learner):
     make_state(learner, attempts=2)
     reads = [to_answer(learner, quiz, 0) for _ in range(6)]
     results = _at_once(
-        6, lambda i: answer(learner=learner, question=reads[i], choice=right(reads[i]))
+        6,
+        lambda i: answer(
+            learner=learner, question=reads[i][0], read=reads[i][1], choice=right(reads[i][0])
+        ),
     )
     stored = [r for r in results if not isinstance(r, Exception)]
     assert len(stored) == 1
@@ -238,7 +250,10 @@ def test_questions_of_one_skill_posted_at_once_all_count(learner):
     make_state(learner, attempts=2, correct=0, streak=0)
     reads = [to_answer(learner, quiz, i) for i in range(6)]
     results = _at_once(
-        6, lambda i: answer(learner=learner, question=reads[i], choice=right(reads[i]))
+        6,
+        lambda i: answer(
+            learner=learner, question=reads[i][0], read=reads[i][1], choice=right(reads[i][0])
+        ),
     )
     assert not [r for r in results if isinstance(r, Exception)]
     stored = SkillState.objects.get(learner=learner, skill="weis_value")
@@ -251,7 +266,10 @@ def test_first_answers_of_one_skill_posted_at_once_all_count(learner):
     quiz = make_quiz(learner, 8, kind="trick")
     reads = [to_answer(learner, quiz, i) for i in range(5)]
     results = _at_once(
-        5, lambda i: answer(learner=learner, question=reads[i], choice=right(reads[i]))
+        5,
+        lambda i: answer(
+            learner=learner, question=reads[i][0], read=reads[i][1], choice=right(reads[i][0])
+        ),
     )
     assert not [r for r in results if isinstance(r, Exception)]
     stored = SkillState.objects.get(learner=learner, skill="trick")

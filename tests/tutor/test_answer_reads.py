@@ -52,13 +52,13 @@ def test_the_question_to_answer_brings_the_skill_state_and_the_open_questions(le
     state = make_state(learner, mastery=0.4, attempts=3)
     make_state(learner, "trick")  # another skill: not this one
     make_state(LearnerFactory())  # another learner's: not this one
-    question = to_answer(learner, quiz, 1)
-    assert question.skill_before.pk == state.pk
-    assert (question.skill_before.mastery, question.skill_before.attempts) == (0.4, 3)
-    assert (question.open_after, question.open_after_next) == (0, 2)
+    question, question_read = to_answer(learner, quiz, 1)
+    assert question_read.skill_before.pk == state.pk
+    assert (question_read.skill_before.mastery, question_read.skill_before.attempts) == (0.4, 3)
+    assert (question_read.open_after, question_read.open_after_next) == (0, 2)
     newcomer = LearnerFactory()
-    fresh = to_answer(newcomer, make_quiz(newcomer, 1), 0)
-    assert getattr(fresh, "skill_before", None) is None  # no state yet: no row joined
+    fresh, fresh_read = to_answer(newcomer, make_quiz(newcomer, 1), 0)
+    assert fresh_read.skill_before is None  # no state yet: no row joined
     # The page's question does not carry them.
     assert not hasattr(selectors.question_of(learner, quiz.pk, 1), "skill_before")
 
@@ -66,13 +66,16 @@ def test_the_question_to_answer_brings_the_skill_state_and_the_open_questions(le
 def test_an_answer_writes_the_state_it_brought_without_reading_it_again(learner):
     quiz = make_quiz(learner, 4)
     make_state(learner, mastery=0.4, attempts=3)
-    question = to_answer(learner, quiz, 0)
-    expected = copy.copy(question.skill_before)
+    question, question_read = to_answer(learner, quiz, 0)
+    expected = copy.copy(question_read.skill_before)
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=right(question))
+        outcome = answer(
+            learner=learner, question=question, read=question_read, choice=right(question)
+        )
     assert _skill_reads(queries) == []
     assert _open_reads(queries) == []  # «Next question» came with the question
     assert outcome.next_open == 1
+    assert question_read.skill_before.attempts == 3  # the read stays as it was read
     stored = SkillState.objects.get(learner=learner, skill="weis_value")
     question.refresh_from_db()
     expected.review(True, question.answered_at, None)  # never shown: time unknown
@@ -85,10 +88,10 @@ def test_a_state_written_after_the_question_was_read_is_read_again_and_counts_bo
     the write that expects the old row misses, and the row is read and reviewed."""
     quiz = make_quiz(learner, 3)
     make_state(learner, mastery=0.4, attempts=3)
-    question = to_answer(learner, quiz, 0)
+    question, question_read = to_answer(learner, quiz, 0)
     record_skill(learner, "weis_value", False, timezone.now())  # the other tab
     with CaptureQueriesContext(connection) as queries:
-        answer(learner=learner, question=question, choice=right(question))
+        answer(learner=learner, question=question, read=question_read, choice=right(question))
     assert len(_skill_reads(queries)) == 1
     stored = SkillState.objects.get(learner=learner, skill="weis_value")
     assert (stored.attempts, stored.correct, stored.streak) == (5, 1, 1)
@@ -96,10 +99,12 @@ def test_a_state_written_after_the_question_was_read_is_read_again_and_counts_bo
 
 def test_a_first_answer_of_a_skill_makes_its_state_with_one_insert(learner):
     quiz = make_quiz(learner, 2, kind="trick")
-    question = to_answer(learner, quiz, 0)
-    assert getattr(question, "skill_before", None) is None
+    question, question_read = to_answer(learner, quiz, 0)
+    assert question_read.skill_before is None
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=question, choice=right(question))
+        outcome = answer(
+            learner=learner, question=question, read=question_read, choice=right(question)
+        )
     assert _skill_reads(queries) == []
     writes = [q["sql"].split()[0] for q in queries if "skillstate" in q["sql"]]
     assert writes == ["INSERT"]
@@ -116,10 +121,10 @@ def test_first_answers_of_one_skill_from_two_tabs_both_count(learner):
     other tab's answer makes it first, so this answer's INSERT fails: the answer is
     stored again, reading the row, and counts on top of the other."""
     quiz = make_quiz(learner, 3, kind="trick")
-    this_tab = to_answer(learner, quiz, 0)
-    other_tab = to_answer(learner, quiz, 1)
-    answer(learner=learner, question=other_tab, choice=right(other_tab))
-    outcome = answer(learner=learner, question=this_tab, choice=right(this_tab))
+    this_tab, this_tab_read = to_answer(learner, quiz, 0)
+    other_tab, other_tab_read = to_answer(learner, quiz, 1)
+    answer(learner=learner, question=other_tab, read=other_tab_read, choice=right(other_tab))
+    outcome = answer(learner=learner, question=this_tab, read=this_tab_read, choice=right(this_tab))
     stored = SkillState.objects.get(learner=learner, skill="trick")
     assert (stored.attempts, stored.correct, stored.streak) == (2, 2, 2)
     assert outcome.mastery == stored.mastery and outcome.next_open == 2
@@ -139,9 +144,9 @@ def test_a_released_answer_settled_first_is_not_overwritten(learner, school_clas
     assert not SkillState.objects.filter(learner=learner).exists()  # not released yet
     Assignment.objects.filter(pk=assignment.pk).update(due_at=timezone.now() - timedelta(minutes=1))
     quiz = make_quiz(learner, 2, kind=graded.kind)
-    question = to_answer(learner, quiz, 0)
-    assert question.answers_waiting and getattr(question, "skill_before", None) is None
-    answer(learner=learner, question=question, choice=right(question))
+    question, question_read = to_answer(learner, quiz, 0)
+    assert question_read.answers_waiting and question_read.skill_before is None
+    answer(learner=learner, question=question, read=question_read, choice=right(question))
     stored = SkillState.objects.get(learner=learner, skill=graded.kind)
     assert (stored.attempts, stored.correct) == (2, 2)
 
@@ -150,8 +155,10 @@ def test_answers_in_any_order_lead_to_the_first_open_question_and_complete_the_q
     quiz = make_quiz(learner, 4)
     order_and_next = [(2, 0), (0, 1), (3, 1), (1, None)]
     for position, next_open in order_and_next:
-        question = to_answer(learner, quiz, position)
-        outcome = answer(learner=learner, question=question, choice=right(question))
+        question, question_read = to_answer(learner, quiz, position)
+        outcome = answer(
+            learner=learner, question=question, read=question_read, choice=right(question)
+        )
         assert outcome.next_open == next_open, position
     quiz.refresh_from_db()
     assert quiz.completed_at is not None
@@ -162,14 +169,14 @@ def test_with_one_other_question_open_the_answer_asks_again_and_sees_it_answered
     other was open, the other tab answered it before this answer was stored. The
     answer asks again in its transaction, finds none open and marks the quiz."""
     quiz = make_quiz(learner, 2)
-    first = to_answer(learner, quiz, 0)
-    assert (first.open_after, first.open_after_next) == (1, None)
-    other_tab = to_answer(learner, quiz, 1)
-    answer(learner=learner, question=other_tab, choice=right(other_tab))
+    first, first_read = to_answer(learner, quiz, 0)
+    assert (first_read.open_after, first_read.open_after_next) == (1, None)
+    other_tab, other_tab_read = to_answer(learner, quiz, 1)
+    answer(learner=learner, question=other_tab, read=other_tab_read, choice=right(other_tab))
     quiz.refresh_from_db()
     assert quiz.completed_at is None  # that tab read question 0 open
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=first, choice=right(first))
+        outcome = answer(learner=learner, question=first, read=first_read, choice=right(first))
     assert len(_open_reads(queries)) == 1
     assert outcome.next_open is None
     quiz.refresh_from_db()
@@ -179,8 +186,9 @@ def test_with_one_other_question_open_the_answer_asks_again_and_sees_it_answered
 def test_a_question_answered_elsewhere_is_refused_whatever_it_brought(learner):
     quiz = make_quiz(learner, 2)
     make_state(learner, attempts=2)
-    stale = to_answer(learner, quiz, 0)
-    answer(learner=learner, question=to_answer(learner, quiz, 0), choice=right(stale))
+    stale, stale_read = to_answer(learner, quiz, 0)
+    again, again_read = to_answer(learner, quiz, 0)
+    answer(learner=learner, question=again, read=again_read, choice=right(stale))
     with pytest.raises(AlreadyAnswered):
-        answer(learner=learner, question=stale, choice=right(stale))
+        answer(learner=learner, question=stale, read=stale_read, choice=right(stale))
     assert SkillState.objects.get(learner=learner, skill="weis_value").attempts == 3

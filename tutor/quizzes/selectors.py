@@ -92,29 +92,54 @@ def _rows_to_answer(quiz_id: int, learner_id: int, position: int) -> QuerySet[Qu
 
 # The question to answer: the same, and what services.answer would otherwise ask in
 # statements of their own (issue 24; each cost PostgreSQL 60-150 µs even prepared):
-# - ``answers_waiting``: whether any of the learner's answers waits to move mastery
-#   (those are settled first);
-# - ``skill_before``: the learner's state of the question's skill, absent when there
-#   is none yet (the answer writes it back only if the row is still that, else reads
-#   it locked);
-# - ``open_after``, ``open_after_next``: the positions of the quiz's first and second
-#   open questions besides this one, or None (with only one, the answer asks again in
-#   its transaction: the learner's other tab may just have answered it).
+# see AnswerRead.
 _QUESTION_TO_ANSWER = PreparedQuery(_rows_to_answer, quiz_id=int, learner_id=int, position=int)
 
 
-def question_of(
-    learner: User, quiz_id: int, position: int, *, to_answer: bool = False
-) -> QuizQuestion:
-    """The learner's own question with its quiz and assignment, in one query. With
-    ``to_answer``, the question also brings what :func:`~tutor.quizzes.services.answer`
-    needs (see ``_QUESTION_TO_ANSWER``): ``answers_waiting``, ``skill_before``,
-    ``open_after`` and ``open_after_next``."""
-    query = _QUESTION_TO_ANSWER if to_answer else _QUESTION
-    question = query.one(quiz_id=quiz_id, learner_id=learner.pk, position=position)
+@dataclass(frozen=True)
+class AnswerRead:
+    """What the question read to be answered (:func:`question_to_answer`) brought
+    along for :func:`~tutor.quizzes.services.answer`, as it was at that read.
+
+    ``answers_waiting``: whether any of the learner's answers waits to move mastery
+    (those are settled first). ``skill_before``: the learner's state of the question's
+    skill, None when there is none yet (the answer writes it back only if the row is
+    still that, else reads it locked). ``open_after``, ``open_after_next``: the
+    positions of the quiz's first and second open questions besides this one, or None
+    (with only one, the answer asks again in its transaction: the learner's other tab
+    may just have answered it)."""
+
+    answers_waiting: bool
+    skill_before: SkillState | None
+    open_after: int | None
+    open_after_next: int | None
+
+
+def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
+    """The learner's own question with its quiz and assignment, in one query."""
+    question = _QUESTION.one(quiz_id=quiz_id, learner_id=learner.pk, position=position)
     if question is None or left_class(question.quiz):
         raise Http404("No such question")
     return question
+
+
+def question_to_answer(
+    learner: User, quiz_id: int, position: int
+) -> tuple[QuizQuestion, AnswerRead]:
+    """:func:`question_of`, and in the same query what the answer needs (see
+    :class:`AnswerRead`)."""
+    question = _QUESTION_TO_ANSWER.one(quiz_id=quiz_id, learner_id=learner.pk, position=position)
+    if question is None or left_class(question.quiz):
+        raise Http404("No such question")
+    # The annotations and the joined row, as the query set them on the instance.
+    row = vars(question)
+    read = AnswerRead(
+        answers_waiting=row["answers_waiting"],
+        skill_before=row.get("skill_before"),  # absent: no row joined
+        open_after=row["open_after"],
+        open_after_next=row["open_after_next"],
+    )
+    return question, read
 
 
 def lesson_question_of(learner: User, slug: str, quiz_id: int, position: int) -> QuizQuestion:

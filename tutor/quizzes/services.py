@@ -6,6 +6,7 @@ restrict everything to the requesting learner); the functions check again anyway
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import nullcontext
@@ -30,7 +31,7 @@ from tutor.core.middleware import write_unless_locked
 from tutor.core.prepared import PreparedQuery, Value
 
 from .models import Quiz, QuizQuestion, Skill, SkillState
-from .selectors import answer_seconds, next_open_position, released_answers
+from .selectors import AnswerRead, answer_seconds, next_open_position, released_answers
 
 __all__ = ["answer_seconds"]  # kept here for its callers; it lives in selectors
 
@@ -158,8 +159,13 @@ _UNSHOWN = PreparedQuery(
 )
 
 
-def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutcome:
-    """Record ``choice`` for ``question``; a second answer is refused and changes nothing."""
+def answer(
+    *, learner: User, question: QuizQuestion, choice: str, read: AnswerRead | None = None
+) -> AnswerOutcome:
+    """Record ``choice`` for ``question``; a second answer is refused and changes nothing.
+
+    ``read``: what the question's read brought along (selectors.question_to_answer),
+    trusted as far as it can be; without it the answer asks the database."""
     if question.quiz.learner_id != learner.pk:
         raise QuizError("This question belongs to another learner.")
     keys = {c["key"] for c in question.question["choices"]}
@@ -172,25 +178,23 @@ def answer(*, learner: User, question: QuizQuestion, choice: str) -> AnswerOutco
     # whether the answer was right (issue 12: nothing shown may depend on correctness
     # before the assignment releases it).
     counts_now = explanations_visible(question.quiz, now)
-    # The question read to be answered knows whether any answer waits (one query less,
-    # selectors.question_of); any other asks.
     settled = 0
-    if counts_now and getattr(question, "answers_waiting", True):
+    if counts_now and (read is None or read.answers_waiting):
         # Answers released since count first, in the order they were given; pages
         # only show them (selectors.skill_states), this is where they are stored.
         settled = settle_released_answers([learner.pk], now)
     try:
-        if not settled and _in_one_statement(question):
+        # An answer settled first may have made or changed the state the read brought.
+        trusted = read if not settled else None
+        if trusted is not None and _in_one_statement(question, trusted):
             try:
                 state, next_open = _store_in_one_statement(
-                    question, choice, correct, now, counts_now
+                    question, trusted, choice, correct, now, counts_now
                 )
             except _StateChanged:  # nothing was stored: as below, reading the row
                 state, next_open = _store_answer(question, choice, correct, now, counts_now)
         else:
-            state, next_open = _store_answer(
-                question, choice, correct, now, counts_now, use_read=not settled
-            )
+            state, next_open = _store_answer(question, choice, correct, now, counts_now, trusted)
     except IntegrityError:
         # The learner's first answer of this skill found no state row when the question
         # was read, and another request (a second tab) has made it since: the insert
@@ -215,13 +219,12 @@ def _store_answer(
     correct: bool,
     now: datetime,
     counts_now: bool,
-    *,
-    use_read: bool = False,
+    read: AnswerRead | None = None,
 ) -> tuple[SkillState | None, int | None]:
     """Store the answer, once, in one transaction: the learner's state of the skill
     (when the answer counts now) and the quiz's first open question are returned.
-    ``use_read``: trust what the question brought when it was read to be answered
-    (:func:`_record_answer`, :func:`_open_after`); else ask the database."""
+    ``read``: what the question's read brought, trusted as far as it can be
+    (:func:`_record_answer`, :func:`_open_after`); without it, ask the database."""
     assignment = question.quiz.assignment
     with transaction.atomic():
         if assignment is not None and not assignment.takes_answer(question.position, now):
@@ -245,33 +248,33 @@ def _store_answer(
         )
         if not updated:
             raise AlreadyAnswered("This question has been answered already.")
-        state = _record_answer(question, correct, now, use_read) if counts_now else None
-        next_open = _open_after(question) if use_read else next_open_position(question.quiz_id)
+        state = _record_answer(question, correct, now, read) if counts_now else None
+        next_open = _open_after(question, read) if read else next_open_position(question.quiz_id)
         if next_open is None:
             _mark_complete(question.quiz_id, now)
     return state, next_open
 
 
 def _record_answer(
-    question: QuizQuestion, correct: bool, now: datetime, use_read: bool
+    question: QuizQuestion, correct: bool, now: datetime, read: AnswerRead | None
 ) -> SkillState:
     """Count the answer in the learner's state of the question's skill.
 
-    The question read to be answered (selectors.question_of) brought that state along
-    (``skill_before``), and with ``use_read`` it is trusted as far as it can be:
+    The question's read (``read``, selectors.question_to_answer) brought that state
+    along, and it is trusted as far as it can be:
     - a state is reviewed and written back in one UPDATE that holds only while the row
       is still what was read; after any write in between (another tab's answer) it
       misses, and the row is read, locked and reviewed;
     - no state (the learner's first answer of the skill) is made with one INSERT; if
       another request made it in between, the INSERT fails and takes the transaction
-      with it (:func:`answer` stores the answer again, without ``use_read``).
+      with it (:func:`answer` stores the answer again, without ``read``).
     Otherwise the row is read, locked and reviewed (made first if there is none)."""
     reviews = [(correct, answer_seconds(question, now))]
     learner_id, skill = question.quiz.learner_id, question.kind
-    if use_read and hasattr(question, "answers_waiting"):  # read by question_of(to_answer)
-        before: SkillState | None = getattr(question, "skill_before", None)
-        if before is None:
+    if read is not None:
+        if read.skill_before is None:
             return _first_state(learner_id, skill, reviews, now)
+        before = copy.copy(read.skill_before)  # the read stays as it was read
         if _update_if_unchanged(before, reviews, now):
             return before
     return _reviewed_row(learner_id, skill, reviews, now)
@@ -296,29 +299,22 @@ def _review_all(
         state.review(right, when, seconds)
 
 
-_UNREAD = object()
-
-
-def _open_after(question: QuizQuestion) -> int | None:
+def _open_after(question: QuizQuestion, read: AnswerRead) -> int | None:
     """The first open question of the quiz once ``question`` is answered (None: the quiz
-    is complete). The question read to be answered knows the first two others that
-    were open then (selectors.question_of); answers are never taken back, so "none" is
-    final, and two are not both answered by another tab in the meantime. With just one,
-    the quiz's completion hangs on it: it is asked again here, in the transaction."""
-    first: int | None | object = getattr(question, "open_after", _UNREAD)
-    if first is None:
-        return None
-    if first is _UNREAD or getattr(question, "open_after_next", None) is None:
-        return next_open_position(question.quiz_id)
-    assert isinstance(first, int)  # a position: neither None nor _UNREAD
-    return first
+    is complete). The question's read knows the first two others that were open then;
+    answers are never taken back, so "none" is final, and two are not both answered by
+    another tab in the meantime. With just one, the quiz's completion hangs on it: it
+    is asked again here, in the transaction."""
+    if read.open_after is None or read.open_after_next is not None:
+        return read.open_after
+    return next_open_position(question.quiz_id)
 
 
 # --- PostgreSQL: the common answer as one statement (issue 24) -------------------------
 #
 # Under load each statement costs a PostgreSQL worker a round trip (a BEGIN and a COMMIT
 # each one more), and on a 2-core machine the worker's share of that cost was larger than
-# the database's. The answer's transaction (:func:`_store_answer` with ``use_read``) is
+# the database's. The answer's transaction (:func:`_store_answer` with a read) is
 # here one statement, of the same writes with the same conditions: the question's
 # UPDATE, the skill row's UPDATE (only while it is what the question's read brought) or
 # its first INSERT, and the quiz's completion. A statement in autocommit is its own
@@ -336,32 +332,31 @@ class _StateChanged(Exception):
     """The skill row was no longer what the question's read brought; nothing was stored."""
 
 
-def _in_one_statement(question: QuizQuestion) -> bool:
+def _in_one_statement(question: QuizQuestion, read: AnswerRead) -> bool:
     """Whether :func:`_store_in_one_statement` may store the answer to ``question``:
-    on PostgreSQL, a question read to be answered (selectors.question_of), not live in
+    on PostgreSQL, a question not live in
     class (that answer locks the live session's row first), a skill state never
     reviewed by another path excepted, and the quiz's completion known from the read
     (no other open question, or at least two: with one, it is asked in a transaction)."""
-    if not hasattr(question, "answers_waiting"):
-        return False
     if connections[QuizQuestion.objects.db].vendor != "postgresql":
         return False
     assignment = question.quiz.assignment
     if assignment is not None and assignment.is_live:
         return False
-    before: SkillState | None = getattr(question, "skill_before", None)
-    if before is not None and before.last_answered_at is None:
+    if read.skill_before is not None and read.skill_before.last_answered_at is None:
         return False
-    return (
-        getattr(question, "open_after", None) is None
-        or getattr(question, "open_after_next", None) is not None
-    )
+    return read.open_after is None or read.open_after_next is not None
 
 
 def _store_in_one_statement(
-    question: QuizQuestion, choice: str, correct: bool, now: datetime, counts_now: bool
+    question: QuizQuestion,
+    read: AnswerRead,
+    choice: str,
+    correct: bool,
+    now: datetime,
+    counts_now: bool,
 ) -> tuple[SkillState | None, int | None]:
-    """What :func:`_store_answer` stores with ``use_read``, in one statement.
+    """What :func:`_store_answer` stores with ``read``, in one statement.
 
     Each write after the question's is conditional on the question's
     (``EXISTS (SELECT 1 FROM answered)``), so a question answered already writes
@@ -384,21 +379,21 @@ def _store_in_one_statement(
     state: SkillState | None = None
     if counts_now:
         reviews = [(correct, answer_seconds(question, now))]
-        state = getattr(question, "skill_before", None)
-        if state is None:  # the learner's first answer of this skill
+        if read.skill_before is None:  # the learner's first answer of this skill
             state = SkillState(
                 learner_id=question.quiz.learner_id, skill=question.kind, mastery=mastery.P_INIT
             )
             _review_all(state, reviews, now)
             sql, more = _first_state_statement(state, connection)
         else:
+            state = copy.copy(read.skill_before)  # the read stays as it was read
             unchanged = _unchanged(state)
             _review_all(state, reviews, now)
             sql, more = _UNCHANGED_SKILL_ROW.update_statement(state.reviewed_values(), **unchanged)
             sql += " AND EXISTS (SELECT 1 FROM answered)"
         parts.append(f"counted AS ({sql} RETURNING {connection.ops.quote_name('id')})")
         params += more
-    next_open: int | None = getattr(question, "open_after", None)
+    next_open = read.open_after
     if next_open is None:  # no other question open: the quiz is complete
         sql, more = _OPEN_QUIZ.update_statement({"completed_at": now}, pk=question.quiz_id)
         parts.append(f"completed AS ({sql} AND EXISTS (SELECT 1 FROM answered) RETURNING 1)")

@@ -150,7 +150,7 @@ def refused_answer(error: services.QuizError) -> tuple[str, int]:
 @learner_required
 @require_POST
 def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
-    question = selectors.question_of(request.user, quiz_id, position, to_answer=True)
+    question, read = selectors.question_to_answer(request.user, quiz_id, position)
     form = AnswerForm(request.POST)
     status = 200
     error = ""
@@ -160,7 +160,10 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
     else:
         try:
             outcome = services.answer(
-                learner=request.user, question=question, choice=form.cleaned_data["choice"]
+                learner=request.user,
+                question=question,
+                choice=form.cleaned_data["choice"],
+                read=read,
             )
             next_open = outcome.next_open
         except (services.AlreadyAnswered, services.InvalidChoice, services.AttemptClosed) as no:
