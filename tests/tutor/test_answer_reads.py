@@ -19,6 +19,8 @@ from tests.factories import (
     AssignmentFactory,
     LearnerFactory,
     MembershipFactory,
+    QuizFactory,
+    QuizQuestionFactory,
 )
 from tests.tutor.answering import make_quiz, make_state, right, to_answer
 from tutor.classroom import assignments
@@ -61,6 +63,23 @@ def test_the_question_to_answer_brings_the_skill_state_and_the_open_questions(le
     assert fresh_read.skill_before is None  # no state yet: no row joined
     # The page's question does not carry them.
     assert not hasattr(selectors.question_of(learner, quiz.pk, 1), "skill_before")
+
+
+def test_the_learners_pages_read_a_digest_of_the_content_with_the_question(learner):
+    """The card's fragments are kept under the question's content digest; the pages'
+    read brings it from the database, the same for the same content (a classmate's
+    copy), another for another question."""
+    quiz = make_quiz(learner, 2)
+    source = quiz.questions.get(position=0)
+    mate = LearnerFactory()
+    copied = QuizFactory(learner=mate)
+    QuizQuestionFactory(quiz=copied, position=0, kind=source.kind, question=source.question)
+    mine = selectors.question_of(learner, quiz.pk, 0)
+    theirs, _read = selectors.question_to_answer(mate, copied.pk, 0)
+    other = selectors.question_of(learner, quiz.pk, 1)
+    assert mine.content_digest.startswith("md5:")
+    assert mine.content_digest == theirs.content_digest != other.content_digest
+    assert not source.content_digest.startswith("md5:")  # read another way: Python's
 
 
 def test_an_answer_writes_the_state_it_brought_without_reading_it_again(learner):

@@ -135,7 +135,15 @@ class QuizQuestion(models.Model):
     def content_digest(self) -> str:
         """A digest of what the question says (its stored data): pages keep its rendering
         under it, so that a class given the same questions (an assignment's default) has
-        each card and each choice's feedback rendered once, not once per pupil."""
+        each card and each choice's feedback rendered once, not once per pupil.
+
+        The learner's question pages read it with the row instead (``stored_digest``,
+        tutor.quizzes.selectors), as the database's MD5 of the stored text: another
+        digest of the same content, so their fragments are kept apart from those of
+        other pages."""
+        stored: str | None = self.__dict__.get("stored_digest")
+        if stored is not None:
+            return f"md5:{stored}"
         text = json.dumps(self.question, sort_keys=True, separators=(",", ":"))
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 

@@ -7,7 +7,17 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import caches
-from django.db.models import Exists, F, FilteredRelation, OuterRef, Q, QuerySet, Subquery
+from django.db.models import (
+    Exists,
+    F,
+    FilteredRelation,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    TextField,
+)
+from django.db.models.functions import MD5, Cast
 from django.http import Http404
 from django.utils import timezone
 
@@ -54,6 +64,10 @@ def _question_rows(quiz_id: int, learner_id: int, position: int) -> QuerySet[Qui
         QuizQuestion.objects.select_related("quiz", "quiz__assignment")
         .exclude(quiz__source=Quiz.Source.LESSON)
         .filter(quiz_id=quiz_id, quiz__learner_id=learner_id, position=position)
+        # The card's fragments are kept under it (QuizQuestion.content_digest): the
+        # database hashes the text it holds, where Python would serialise the data
+        # again (4 % of a card's or an answer's CPU under gunicorn, issue 24).
+        .annotate(stored_digest=MD5(Cast("question", output_field=TextField())))
     )
 
 
