@@ -7,6 +7,7 @@ from django.utils import timezone
 from tests.factories import QuizFactory, QuizQuestionFactory, SkillStateFactory
 from tutor.quizzes import selectors
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
+from tutor.quizzes.services import AnswerOutcome, answer
 
 
 def make_quiz(learner, count: int, kind: str = "weis_value") -> Quiz:
@@ -30,3 +31,8 @@ def to_answer(learner, quiz: Quiz, position: int) -> tuple[QuizQuestion, selecto
 
 def right(question: QuizQuestion) -> str:
     return question.question["answer"]
+
+
+def answer_right(learner, question: QuizQuestion, read: selectors.AnswerRead) -> AnswerOutcome:
+    """The learner answers ``question`` rightly, as the answer's view does with its read."""
+    return answer(learner=learner, question=question, choice=right(question), read=read)

@@ -22,7 +22,7 @@ from tests.factories import (
     QuizFactory,
     QuizQuestionFactory,
 )
-from tests.tutor.answering import make_quiz, make_state, right, to_answer
+from tests.tutor.answering import answer_right, make_quiz, make_state, right, to_answer
 from tutor.classroom import assignments
 from tutor.classroom.models import Assignment
 from tutor.quizzes import selectors
@@ -88,9 +88,7 @@ def test_an_answer_writes_the_state_it_brought_without_reading_it_again(learner)
     question, question_read = to_answer(learner, quiz, 0)
     expected = copy.copy(question_read.skill_before)
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(
-            learner=learner, question=question, read=question_read, choice=right(question)
-        )
+        outcome = answer_right(learner, question, question_read)
     assert _skill_reads(queries) == []
     assert _open_reads(queries) == []  # «Next question» came with the question
     assert outcome.next_open == 1
@@ -110,7 +108,7 @@ def test_a_state_written_after_the_question_was_read_is_read_again_and_counts_bo
     question, question_read = to_answer(learner, quiz, 0)
     record_skill(learner, "weis_value", False, timezone.now())  # the other tab
     with CaptureQueriesContext(connection) as queries:
-        answer(learner=learner, question=question, read=question_read, choice=right(question))
+        answer_right(learner, question, question_read)
     assert len(_skill_reads(queries)) == 1
     stored = SkillState.objects.get(learner=learner, skill="weis_value")
     assert (stored.attempts, stored.correct, stored.streak) == (5, 1, 1)
@@ -121,9 +119,7 @@ def test_a_first_answer_of_a_skill_makes_its_state_with_one_insert(learner):
     question, question_read = to_answer(learner, quiz, 0)
     assert question_read.skill_before is None
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(
-            learner=learner, question=question, read=question_read, choice=right(question)
-        )
+        outcome = answer_right(learner, question, question_read)
     assert _skill_reads(queries) == []
     writes = [q["sql"].split()[0] for q in queries if "skillstate" in q["sql"]]
     assert writes == ["INSERT"]
@@ -142,8 +138,8 @@ def test_first_answers_of_one_skill_from_two_tabs_both_count(learner):
     quiz = make_quiz(learner, 3, kind="trick")
     this_tab, this_tab_read = to_answer(learner, quiz, 0)
     other_tab, other_tab_read = to_answer(learner, quiz, 1)
-    answer(learner=learner, question=other_tab, read=other_tab_read, choice=right(other_tab))
-    outcome = answer(learner=learner, question=this_tab, read=this_tab_read, choice=right(this_tab))
+    answer_right(learner, other_tab, other_tab_read)
+    outcome = answer_right(learner, this_tab, this_tab_read)
     stored = SkillState.objects.get(learner=learner, skill="trick")
     assert (stored.attempts, stored.correct, stored.streak) == (2, 2, 2)
     assert outcome.mastery == stored.mastery and outcome.next_open == 2
@@ -165,7 +161,7 @@ def test_a_released_answer_settled_first_is_not_overwritten(learner, school_clas
     quiz = make_quiz(learner, 2, kind=graded.kind)
     question, question_read = to_answer(learner, quiz, 0)
     assert question_read.answers_waiting and question_read.skill_before is None
-    answer(learner=learner, question=question, read=question_read, choice=right(question))
+    answer_right(learner, question, question_read)
     stored = SkillState.objects.get(learner=learner, skill=graded.kind)
     assert (stored.attempts, stored.correct) == (2, 2)
 
@@ -175,9 +171,7 @@ def test_answers_in_any_order_lead_to_the_first_open_question_and_complete_the_q
     order_and_next = [(2, 0), (0, 1), (3, 1), (1, None)]
     for position, next_open in order_and_next:
         question, question_read = to_answer(learner, quiz, position)
-        outcome = answer(
-            learner=learner, question=question, read=question_read, choice=right(question)
-        )
+        outcome = answer_right(learner, question, question_read)
         assert outcome.next_open == next_open, position
     quiz.refresh_from_db()
     assert quiz.completed_at is not None
@@ -191,11 +185,11 @@ def test_with_one_other_question_open_the_answer_asks_again_and_sees_it_answered
     first, first_read = to_answer(learner, quiz, 0)
     assert (first_read.open_after, first_read.open_after_next) == (1, None)
     other_tab, other_tab_read = to_answer(learner, quiz, 1)
-    answer(learner=learner, question=other_tab, read=other_tab_read, choice=right(other_tab))
+    answer_right(learner, other_tab, other_tab_read)
     quiz.refresh_from_db()
     assert quiz.completed_at is None  # that tab read question 0 open
     with CaptureQueriesContext(connection) as queries:
-        outcome = answer(learner=learner, question=first, read=first_read, choice=right(first))
+        outcome = answer_right(learner, first, first_read)
     assert len(_open_reads(queries)) == 1
     assert outcome.next_open is None
     quiz.refresh_from_db()
@@ -209,5 +203,5 @@ def test_a_question_answered_elsewhere_is_refused_whatever_it_brought(learner):
     again, again_read = to_answer(learner, quiz, 0)
     answer(learner=learner, question=again, read=again_read, choice=right(stale))
     with pytest.raises(AlreadyAnswered):
-        answer(learner=learner, question=stale, read=stale_read, choice=right(stale))
+        answer_right(learner, stale, stale_read)
     assert SkillState.objects.get(learner=learner, skill="weis_value").attempts == 3

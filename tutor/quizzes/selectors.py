@@ -128,6 +128,13 @@ class AnswerRead:
     open_after: int | None
     open_after_next: int | None
 
+    @property
+    def next_open_known(self) -> bool:
+        """Whether the quiz's first open question after the answer is ``open_after``
+        whatever another tab does meanwhile: none was open (answers are never taken
+        back), or two were (the other tab cannot answer both in between)."""
+        return self.open_after is None or self.open_after_next is not None
+
 
 def question_of(learner: User, quiz_id: int, position: int) -> QuizQuestion:
     """The learner's own question with its quiz and assignment, in one query."""

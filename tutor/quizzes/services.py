@@ -213,6 +213,16 @@ def answer(
     )
 
 
+def _answered(choice: str, correct: bool, now: datetime, counts_now: bool) -> dict[str, Any]:
+    """What the answer writes in its question's row."""
+    return {
+        "answered_choice": choice,
+        "correct": correct,
+        "answered_at": now,
+        "skill_recorded_at": now if counts_now else None,
+    }
+
+
 def _store_answer(
     question: QuizQuestion,
     choice: str,
@@ -237,15 +247,7 @@ def _store_answer(
                 )
             )
         # The condition makes the write happen once even when two requests race.
-        updated = _UNANSWERED.update(
-            {
-                "answered_choice": choice,
-                "correct": correct,
-                "answered_at": now,
-                "skill_recorded_at": now if counts_now else None,
-            },
-            pk=question.pk,
-        )
+        updated = _UNANSWERED.update(_answered(choice, correct, now, counts_now), pk=question.pk)
         if not updated:
             raise AlreadyAnswered("This question has been answered already.")
         state = _record_answer(question, correct, now, read) if counts_now else None
@@ -285,9 +287,17 @@ def _first_state(
 ) -> SkillState:
     """The learner's first state of ``skill``, with ``reviews`` counted, stored by one
     INSERT (IntegrityError if the row exists)."""
+    state = _new_state(learner_id, skill, reviews, when)
+    state.save(force_insert=True)
+    return state
+
+
+def _new_state(
+    learner_id: int, skill: str, reviews: Sequence[tuple[bool, float | None]], when: datetime
+) -> SkillState:
+    """The learner's first state of ``skill`` with ``reviews`` counted, not stored."""
     state = SkillState(learner_id=learner_id, skill=skill, mastery=mastery.P_INIT)
     _review_all(state, reviews, when)
-    state.save(force_insert=True)
     return state
 
 
@@ -305,9 +315,7 @@ def _open_after(question: QuizQuestion, read: AnswerRead) -> int | None:
     answers are never taken back, so "none" is final, and two are not both answered by
     another tab in the meantime. With just one, the quiz's completion hangs on it: it
     is asked again here, in the transaction."""
-    if read.open_after is None or read.open_after_next is not None:
-        return read.open_after
-    return next_open_position(question.quiz_id)
+    return read.open_after if read.next_open_known else next_open_position(question.quiz_id)
 
 
 # --- PostgreSQL: the common answer as one statement (issue 24) -------------------------
@@ -334,10 +342,9 @@ class _StateChanged(Exception):
 
 def _in_one_statement(question: QuizQuestion, read: AnswerRead) -> bool:
     """Whether :func:`_store_in_one_statement` may store the answer to ``question``:
-    on PostgreSQL, a question not live in
-    class (that answer locks the live session's row first), a skill state never
-    reviewed by another path excepted, and the quiz's completion known from the read
-    (no other open question, or at least two: with one, it is asked in a transaction)."""
+    on PostgreSQL, not live in class (that answer locks the live session's row first),
+    not a state never reviewed (:func:`_update_if_unchanged` refuses it), and with the
+    quiz's next open question known from the read (else it is asked in a transaction)."""
     if connections[QuizQuestion.objects.db].vendor != "postgresql":
         return False
     assignment = question.quiz.assignment
@@ -345,7 +352,7 @@ def _in_one_statement(question: QuizQuestion, read: AnswerRead) -> bool:
         return False
     if read.skill_before is not None and read.skill_before.last_answered_at is None:
         return False
-    return read.open_after is None or read.open_after_next is not None
+    return read.next_open_known
 
 
 def _store_in_one_statement(
@@ -367,23 +374,14 @@ def _store_in_one_statement(
     another request made meanwhile fails its INSERT: IntegrityError, nothing stored."""
     connection = connections[QuizQuestion.objects.db]
     sql, params = _UNANSWERED.update_statement(
-        {
-            "answered_choice": choice,
-            "correct": correct,
-            "answered_at": now,
-            "skill_recorded_at": now if counts_now else None,
-        },
-        pk=question.pk,
+        _answered(choice, correct, now, counts_now), pk=question.pk
     )
     parts = [f"answered AS ({sql} RETURNING 1)"]
     state: SkillState | None = None
     if counts_now:
         reviews = [(correct, answer_seconds(question, now))]
         if read.skill_before is None:  # the learner's first answer of this skill
-            state = SkillState(
-                learner_id=question.quiz.learner_id, skill=question.kind, mastery=mastery.P_INIT
-            )
-            _review_all(state, reviews, now)
+            state = _new_state(question.quiz.learner_id, question.kind, reviews, now)
             sql, more = _first_state_statement(state, connection)
         else:
             state = copy.copy(read.skill_before)  # the read stays as it was read
@@ -430,14 +428,21 @@ def _first_state_statement(
     """``state``'s INSERT, made only if the question was (``answered``): an INSERT from
     a SELECT of the values, each cast to its column's type (a parameter alone in a
     SELECT would be taken as text)."""
-    quote = connection.ops.quote_name
-    fields = [f for f in SkillState._meta.concrete_fields if not f.primary_key]
-    columns = ", ".join(quote(str(f.column)) for f in fields)
-    values = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in fields)
-    params = [f.get_db_prep_save(getattr(state, f.attname), connection) for f in fields]
-    table = quote(SkillState._meta.db_table)
-    sql = f"INSERT INTO {table} ({columns}) SELECT {values} WHERE EXISTS (SELECT 1 FROM answered)"
+    sql = _FIRST_STATE_SQL.get(connection.alias)
+    if sql is None:  # written once per database: the columns never change at run time
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(str(f.column)) for f in _STATE_FIELDS)
+        values = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in _STATE_FIELDS)
+        table = quote(SkillState._meta.db_table)
+        sql = _FIRST_STATE_SQL[connection.alias] = (
+            f"INSERT INTO {table} ({columns}) SELECT {values} WHERE EXISTS (SELECT 1 FROM answered)"
+        )
+    params = [f.get_db_prep_save(getattr(state, f.attname), connection) for f in _STATE_FIELDS]
     return sql, params
+
+
+_STATE_FIELDS = tuple(f for f in SkillState._meta.concrete_fields if not f.primary_key)
+_FIRST_STATE_SQL: dict[str, str] = {}
 
 
 def _mark_complete(quiz_id: int, when: datetime) -> None:
