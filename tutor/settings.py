@@ -135,7 +135,6 @@ TEMPLATES = [
         "APP_DIRS": False,
         "OPTIONS": {
             "environment": "tutor.core.jinja.environment",
-            "context_processors": ["tutor.core.jinja.bound_translations"],
         },
     },
 ]

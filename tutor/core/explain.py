@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.functional import lazy
-from django.utils.translation import get_language, pgettext
-from django.utils.translation import gettext as _
 
 from rules_core import Card, Contract, RuleSet, TraceEntry, suit_name
 
 from .cards import display_name
+from .translating import get_language, pgettext
+from .translating import gettext as _
 
 
 @dataclass(frozen=True)

@@ -24,18 +24,15 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpRequest
 from django.template import engines
 from django.urls import get_script_prefix, reverse
-from django.utils import translation
 from django.utils.text import capfirst
-from django.utils.translation import trans_real
 from jinja2 import Environment, Template, pass_context
-from jinja2.ext import _make_new_gettext, _make_new_ngettext
 from jinja2.runtime import Context
 from markupsafe import Markup
 
 from tutor.core import explain as ex
+from tutor.core import translating
 from tutor.core.kept import KeptStates
 from tutor.core.templatetags import rules_ui
 from tutor.core.templatetags.cards import card_html, hand_html
@@ -52,7 +49,7 @@ def _deck(context: Context) -> str:
 def _lang(context: Context) -> str:
     """The language the cards are named in: the page's ``card_lang`` when the view
     looked it up once, else the active language."""
-    lang: str = context.get("card_lang") or (translation.get_language() or "de")[:2]
+    lang: str = context.get("card_lang") or (translating.get_language() or "de")[:2]
     return lang
 
 
@@ -139,7 +136,7 @@ def kept(context: Context, key: tuple[Any, ...], draw: Callable[[], Any]) -> Mar
     """``draw()``'s markup, kept in the fragments cache (an hour) under ``key`` with the
     language and the deck: for what never changes once stored, such as a question's
     card (quizzes/card.jinja). As Django's {% cache %}, but the key names the parts."""
-    parts = ("jinja", *key, translation.get_language() or "", _deck(context))
+    parts = ("jinja", *key, translating.get_language() or "", _deck(context))
     name = ":".join(str(part) for part in parts)
     fragments = caches["fragments"]
     html = fragments.get(name)
@@ -168,7 +165,7 @@ def remembered(context: Context, draw: Any, *args: Hashable) -> Markup:
         context.name,
         draw.name,
         *args,
-        translation.get_language() or "",
+        translating.get_language() or "",
         _lang(context),
         _deck(context),
     )
@@ -249,29 +246,22 @@ def _literal(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def bound_translations(request: HttpRequest) -> dict[str, Any]:
-    """A context processor of the Jinja2 engine: ``gettext`` and ``ngettext`` bound to
-    the active language's catalogue for one render.
+class BoundTemplate(Template):
+    """A template whose drawing reads its texts from the active language's catalogue
+    found once (:func:`tutor.core.translating.catalogue_bound`), in its own markup and in
+    the helpers it calls (the explanations' labels, the presenters' sentences): each
+    text a dict lookup instead of Django's search for the active catalogue (issue 24)."""
 
-    The i18n extension's ``_()`` looks ``gettext`` up in the render's context before the
-    environment's globals, so a template's texts are read straight from the catalogue
-    found once here; Django's ``gettext`` finds the active catalogue again on every call
-    (about 2 µs, some thirty times a table move: issue 24). Macros kept by ``imported``
-    render in their own context and keep the globals, which give the same texts. The
-    wrappers are the i18n extension's own ("newstyle": autoescape and ``%`` formatting as
-    the globals do).
-    """
-    catalogue = trans_real.catalog()
-    return {
-        "gettext": _make_new_gettext(catalogue.gettext),
-        "ngettext": _make_new_ngettext(catalogue.ngettext),
-    }
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        with translating.catalogue_bound():
+            return super().render(*args, **kwargs)
 
 
 def environment(**options: Any) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
+    env.template_class = BoundTemplate
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        translation.gettext, translation.ngettext, newstyle=True
+        translating.gettext, translating.ngettext, newstyle=True
     )
     env.globals.update(
         card=card,

@@ -18,11 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules_core import Contract, RuleSet
 from tutor.core import explain as ex
+from tutor.core.translating import gettext as _
 
 MISTAKES: dict[str, Promise] = {
     # basics: the Puur and the Nell (R1.3)

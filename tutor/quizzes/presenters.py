@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from rules_core import (
     Card,
     Contract,
@@ -43,6 +41,7 @@ from teaching.generators.announce import GATHERED, ClaimsResult, deadline_of, so
 from teaching.generators.base import score_of
 from teaching.generators.rule_sets import RuleSetDifference, answer_depends_on
 from tutor.core import explain as ex
+from tutor.core.translating import gettext as _
 
 from .mistakes import MistakeContext, mistake_text
 from .models import QuizQuestion, Skill

@@ -18,9 +18,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import get_language
-from django.utils.translation import gettext as _
-
 from rules_core import Meld, StoeckResult, TargetResult, TraceEntry
 from teaching.table import (
     ANNOUNCE_VALUES,
@@ -44,6 +41,8 @@ from teaching.table import (
     WritesVerdict,
 )
 from tutor.core import explain as ex
+from tutor.core.translating import get_language
+from tutor.core.translating import gettext as _
 from tutor.lessons.selectors import lessons_for
 
 from .models import Focus

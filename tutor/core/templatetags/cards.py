@@ -19,12 +19,12 @@ from django import template
 from django.templatetags.static import static
 from django.utils.html import escape, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from rules_core import Suit, suit_name
 from tutor.core.cards import card_view
 from tutor.core.context_processors import current_deck
+from tutor.core.translating import get_language
+from tutor.core.translating import gettext as _
 
 register = template.Library()
 
