@@ -17,7 +17,7 @@ from typing import Any
 
 from django import template
 from django.templatetags.static import static
-from django.utils.html import escape, format_html_join
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from rules_core import Suit, suit_name
@@ -95,10 +95,10 @@ def hand_html(
 ) -> SafeString:
     """A hand's markup (``{% hand %}``, and ``hand()`` in the Jinja2 templates)."""
     marked_codes = {str(c) for c in marked or ()}
-    items = format_html_join(
-        "",
-        "<li>{}</li>",
-        ((card_html(str(c), lang, deck, str(c) in marked_codes),) for c in cards),
+    # card_html's markup is escaped already: joined as it is (format_html_join would
+    # escape-check each item again, 5 % of drawing a question's feedback).
+    items = "".join(
+        f"<li>{card_html(code, lang, deck, code in marked_codes)}</li>" for code in map(str, cards)
     )
     label_attr = f' aria-label="{escape(label)}"' if label else ""
     return mark_safe(f'<ul class="hand"{label_attr}>{items}</ul>')  # noqa: S308 - escaped
