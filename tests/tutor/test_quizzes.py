@@ -364,6 +364,31 @@ def test_next_question_from_htmx_is_the_card_alone_with_title_crumbs_and_address
     assert "<html" in page and "hx-swap-oob" not in page and "autofocus" not in page
 
 
+def test_a_card_swapped_in_by_htmx_posts_with_the_pages_token_as_a_header(learner, quiz):
+    """The form carries the CSRF token as a field on the page (which works without
+    JavaScript); a card htmx swapped in carries none, and its htmx post passes the check
+    with the page's token, which htmx sends as a header (the body's hx-headers). Without
+    the token the post is refused and stores nothing (issue 24)."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(learner)
+    page = client.get(q_url(quiz, 0)).content.decode()
+    assert 'name="csrfmiddlewaretoken"' in page
+    token = re.search(r'"x-csrftoken": "([^"]+)"', page).group(1)
+    htmx = {"HX-Request": "true"}
+    card = client.get(q_url(quiz, 1), headers=htmx).content.decode()
+    assert 'id="question-card"' in card and "csrfmiddlewaretoken" not in card
+    second = quiz.questions.get(position=1)
+    choice = second.question["answer"]
+    refused = client.post(q_url(quiz, 1, "answer"), {"choice": choice}, headers=htmx)
+    assert refused.status_code == 403 and not QuizQuestion.objects.get(pk=second.pk).answered
+    answered = client.post(
+        q_url(quiz, 1, "answer"), {"choice": choice}, headers={**htmx, "X-CSRFToken": token}
+    )
+    assert answered.status_code == 200 and QuizQuestion.objects.get(pk=second.pk).correct
+
+
 def next_links(html: str) -> list[tuple[str, str | None]]:
     """The card's «Next question» / «See the summary» buttons: (href, hx-get)."""
     found = re.findall(
