@@ -85,6 +85,8 @@ class Recorder:
     # CPU seconds used during the phase: "server" (gunicorn), "client" (this process),
     # "db" (PostgreSQL backends), "machine" (everything, busy time of all cores).
     cpu: dict[str, float] | None = None
+    # A phase measured in slices (the capacity phases, interleaved): their seconds.
+    sliced: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def add(self, endpoint: str, latency_ms: float, status: int) -> None:
@@ -102,6 +104,8 @@ class Recorder:
 
     @property
     def seconds(self) -> float:
+        if self.sliced:
+            return self.sliced
         return max(1e-9, (self.ended or time.monotonic()) - self.started)
 
     def errors_of(self, endpoint: str) -> int:

@@ -15,7 +15,10 @@ database, and runs, in this order:
 3. the capacity phase: the same number of clients, without pauses, on ``/health/``
    alone, then the question page alone, the question card alone (as htmx asks for it),
    the resume redirect alone (the cheapest
-   logged-in request: the ceiling for any page) and the answer post alone;
+   logged-in request: the ceiling for any page) and the answer post alone; each in
+   ``--capacity-rounds`` slices taken in turn (``--capacity-seconds`` per endpoint in
+   all), so that a machine whose speed drifts during the run weighs on every
+   endpoint alike and the ratios to ``/health/`` hold;
 4. with ``--faults``: learners work on a second assignment, the whole gunicorn
    process group is SIGKILLed while they answer, gunicorn is started again on the
    same database, and every learner must resume at its first unanswered question;
@@ -566,12 +569,14 @@ class Bench:
 
     # --- capacity: one endpoint at a time, no pauses ------------------------------------
 
-    def closed_loop(self, name: str, work: Callable[[int, Recorder, float], None]) -> Recorder:
-        self.wait_for_quiet(name)
-        rec = Recorder(name)
+    def closed_loop(
+        self, rec: Recorder, work: Callable[[int, Recorder, float], None], seconds: float
+    ) -> None:
+        """One slice of the phase ``rec``: every learner runs ``work`` for ``seconds`` at
+        once; the slices' samples, CPU and seconds add up in ``rec``."""
+        self.wait_for_quiet(rec.name)
         n = len(self.states)
         barrier = threading.Barrier(n + 1, timeout=30)
-        seconds = self.args.capacity_seconds
 
         def runner(i: int) -> None:
             barrier.wait()
@@ -582,12 +587,13 @@ class Bench:
             thread.start()
         cpu = self.cpu.snapshot()
         barrier.wait()
-        rec.started = time.monotonic()
+        started = time.monotonic()
         for thread in threads:
             thread.join(timeout=seconds + self.args.request_timeout + 10)
         rec.finish()
-        rec.cpu = cpu.until(self.cpu.snapshot())
-        return rec
+        rec.sliced += time.monotonic() - started
+        used = cpu.until(self.cpu.snapshot())
+        rec.cpu = {kind: value + (rec.cpu or {}).get(kind, 0.0) for kind, value in used.items()}
 
     def capacity(self) -> list[Recorder]:
         def health(i: int, rec: Recorder, deadline: float) -> None:
@@ -628,31 +634,45 @@ class Bench:
                 if r.status == 0:
                     self.no_response(rec, RESUME, path, r)
 
+        # How many of its practice questions each learner answered in earlier slices.
+        answered: dict[int, int] = {}
+
         def answer(i: int, rec: Recorder, deadline: float) -> None:
             st = self.states[i]
             st.client.recorder = rec
-            for quiz in st.practice:
-                st.quiz_id, st.acked, st.in_flight = quiz, {}, {}
-                for position in range(self.plan.practice_length):
-                    if time.monotonic() >= deadline:
-                        return
-                    choice = st.rng.choice("abc")  # every question has 3 to 5 choices
-                    path = f"/practice/{quiz}/q/{position}/answer/"
-                    r = self.post_answer(st.client, st.quiz_id, position, choice, ANSWER)
-                    if r.status == 0:
-                        rec.error(ANSWER, path, 0, r.failure)
-                    elif self.is_ack(rec, ANSWER, path, r):
-                        self.ack(st, position, choice, "capacity", "200")
+            todo = [(q, p) for q in st.practice for p in range(self.plan.practice_length)]
+            for quiz, position in todo[answered.get(i, 0) :]:
+                if time.monotonic() >= deadline:
+                    return
+                answered[i] = answered.get(i, 0) + 1
+                if position == 0:
+                    st.quiz_id, st.acked, st.in_flight = quiz, {}, {}
+                choice = st.rng.choice("abc")  # every question has 3 to 5 choices
+                path = f"/practice/{quiz}/q/{position}/answer/"
+                r = self.post_answer(st.client, st.quiz_id, position, choice, ANSWER)
+                if r.status == 0:
+                    rec.error(ANSWER, path, 0, r.failure)
+                elif self.is_ack(rec, ANSWER, path, r):
+                    self.ack(st, position, choice, "capacity", "200")
             rec.error(ANSWER, "-", -1, "ran out of practice questions (raise --practice-quizzes)")
 
         self.log_everyone_in()
-        return [
-            self.closed_loop("capacity: /health/ alone", health),
-            self.closed_loop("capacity: question page alone", questions(htmx=False)),
-            self.closed_loop("capacity: question card (htmx) alone", questions(htmx=True)),
-            self.closed_loop("capacity: resume redirect alone", resume),
-            self.closed_loop("capacity: answer post alone", answer),
+        phases = [
+            ("capacity: /health/ alone", health),
+            ("capacity: question page alone", questions(htmx=False)),
+            ("capacity: question card (htmx) alone", questions(htmx=True)),
+            ("capacity: resume redirect alone", resume),
+            ("capacity: answer post alone", answer),
         ]
+        # Each endpoint alone, in slices taken in turn: a machine that speeds up or
+        # slows down during the run (this one's /health/ moved 0.8-2.0 ms between runs)
+        # then weighs on every endpoint alike, not on whichever phase ran at the time.
+        rounds = max(1, self.args.capacity_rounds)
+        recs = [Recorder(name) for name, _work in phases]
+        for _round in range(rounds):
+            for rec, (_name, work) in zip(recs, phases, strict=True):
+                self.closed_loop(rec, work, self.args.capacity_seconds / rounds)
+        return recs
 
     # --- faults: kill gunicorn in the middle of a quiz -----------------------------------
 
@@ -1091,7 +1111,8 @@ def report(
         print()
         print(
             f"CAPACITY: {len(bench.states)} clients without pauses, one endpoint at a time, "
-            f"{args.capacity_seconds:.0f} s each."
+            f"{args.capacity_seconds:.0f} s each, "
+            f"in {max(1, args.capacity_rounds)} slices taken in turn."
         )
         cpu_text = {}
         for rec in capacity:
@@ -1290,7 +1311,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--teacher-pause", type=float, default=1.0)
     parser.add_argument("--double-share", type=float, default=0.10)
     parser.add_argument("--pair-share", type=float, default=0.05)
-    parser.add_argument("--capacity-seconds", type=float, default=8)
+    parser.add_argument("--capacity-seconds", type=float, default=8, help="per endpoint, in all")
+    parser.add_argument(
+        "--capacity-rounds", type=int, default=4, help="slices per endpoint, taken in turn"
+    )
     # Two: a fast server answered all 50 x 50 questions of one within the 8 s.
     parser.add_argument("--practice-quizzes", type=int, default=2, help="per learner, capacity")
     parser.add_argument("--workers", type=int, default=default_workers())
