@@ -665,6 +665,7 @@ def split_polls(rec: Recorder) -> tuple[Recorder, list[str]]:
     new #stage), and the endpoints in the order to print."""
     out = Recorder(rec.name)
     out.started, out.ended, out.cpu, out.errors = rec.started, rec.ended, rec.cpu, rec.errors
+    out.sliced = rec.sliced
     order: list[str] = []
     for endpoint in ORDER:
         samples = rec.samples.get(endpoint, [])

@@ -570,11 +570,18 @@ class Bench:
     # --- capacity: one endpoint at a time, no pauses ------------------------------------
 
     def closed_loop(
-        self, rec: Recorder, work: Callable[[int, Recorder, float], None], seconds: float
-    ) -> None:
-        """One slice of the phase ``rec``: every learner runs ``work`` for ``seconds`` at
-        once; the slices' samples, CPU and seconds add up in ``rec``."""
-        self.wait_for_quiet(rec.name)
+        self,
+        name: str,
+        work: Callable[[int, Recorder, float], None],
+        rec: Recorder | None = None,
+        seconds: float | None = None,
+    ) -> Recorder:
+        """Every learner runs ``work`` at once for ``seconds`` (``--capacity-seconds``):
+        the phase ``name``, or with ``rec`` one slice more of it (the slices' samples,
+        CPU and seconds add up in ``rec``). Also the live benchmark's (bench/live.py)."""
+        rec = rec if rec is not None else Recorder(name)
+        seconds = seconds or self.args.capacity_seconds
+        self.wait_for_quiet(name)
         n = len(self.states)
         barrier = threading.Barrier(n + 1, timeout=30)
 
@@ -588,12 +595,15 @@ class Bench:
         cpu = self.cpu.snapshot()
         barrier.wait()
         started = time.monotonic()
+        if not rec.sliced:  # the first slice
+            rec.started = started
         for thread in threads:
             thread.join(timeout=seconds + self.args.request_timeout + 10)
         rec.finish()
         rec.sliced += time.monotonic() - started
         used = cpu.until(self.cpu.snapshot())
         rec.cpu = {kind: value + (rec.cpu or {}).get(kind, 0.0) for kind, value in used.items()}
+        return rec
 
     def capacity(self) -> list[Recorder]:
         def health(i: int, rec: Recorder, deadline: float) -> None:
@@ -670,8 +680,8 @@ class Bench:
         rounds = max(1, self.args.capacity_rounds)
         recs = [Recorder(name) for name, _work in phases]
         for _round in range(rounds):
-            for rec, (_name, work) in zip(recs, phases, strict=True):
-                self.closed_loop(rec, work, self.args.capacity_seconds / rounds)
+            for rec, (name, work) in zip(recs, phases, strict=True):
+                self.closed_loop(name, work, rec, self.args.capacity_seconds / rounds)
         return recs
 
     # --- faults: kill gunicorn in the middle of a quiz -----------------------------------
