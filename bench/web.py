@@ -15,7 +15,9 @@ database, and runs, in this order:
 3. the capacity phase: the same number of clients, without pauses, on ``/health/``
    alone, then the question page alone, the question card alone (as htmx asks for it),
    the resume redirect alone (the cheapest
-   logged-in request: the ceiling for any page) and the answer post alone; each in
+   logged-in request: the ceiling for any page) and the answer post alone (each
+   learner's practice questions in order, each shown once, for the first time, and
+   answered once, as a learner meets them); each in
    ``--capacity-rounds`` slices taken in turn (``--capacity-seconds`` per endpoint in
    all), so that a machine whose speed drifts during the run weighs on every
    endpoint alike and the ratios to ``/health/`` hold;
@@ -85,6 +87,7 @@ START = "POST /classes/assignments/<id>/start/"
 RESUME = "GET  /practice/<quiz>/  (resume redirect)"
 QUESTION = "GET  /practice/<quiz>/q/<pos>/"
 CARD = "GET  /practice/<quiz>/q/<pos>/ htmx (the card)"
+OUT_OF_QUESTIONS = "ran out of practice questions (raise --practice-quizzes)"
 ANSWER = "POST /practice/<quiz>/q/<pos>/answer/ htmx"
 ANSWER_AGAIN = "POST answer again, same tab (409 expected)"
 ANSWER_PAIR = "POST answer twice at once (one 200, one 409)"
@@ -611,24 +614,41 @@ class Bench:
             while time.monotonic() < deadline:
                 self.fetch(client, rec, "/health/", HEALTH)
 
+        # Each learner's practice questions in order, as a learner meets them: shown
+        # (the whole page or the card), then answered. ``shown``: how many of them the
+        # question phases have shown, ``answered``: how many the answer phase answered,
+        # in earlier slices. A question is shown once, for the first time (the card
+        # notes that moment for the answer's time), and it is open: drawing answered
+        # questions again, or the same ones again and again, would measure another
+        # request than the one a learner makes.
+        todo = {
+            i: [(q, p) for q in st.practice for p in range(self.plan.practice_length)]
+            for i, st in enumerate(self.states)
+        }
+        shown: dict[int, int] = {}
+        answered: dict[int, int] = {}
+
         def questions(htmx: bool) -> Callable[[int, Recorder, float], None]:
-            # The learner's practice questions again and again: as a whole page, or as
-            # «Next question» asks with htmx, the card alone (issue 24's cycle).
+            # As «Next question» asks with htmx, the card alone (issue 24's cycle), or
+            # as a whole page (the same without JavaScript).
             endpoint = CARD if htmx else QUESTION
 
             def run(i: int, rec: Recorder, deadline: float) -> None:
                 client = self.states[i].client.clone()
                 client.recorder = rec
-                quiz, n = self.states[i].practice[0], 0
-                while time.monotonic() < deadline:
-                    path = f"/practice/{quiz}/q/{n % self.plan.practice_length}/"
+                start = max(shown.get(i, 0), answered.get(i, 0))
+                for k, (quiz, position) in enumerate(todo[i][start:], start):
+                    if time.monotonic() >= deadline:
+                        return
+                    shown[i] = k + 1
+                    path = f"/practice/{quiz}/q/{position}/"
                     headers = {"HX-Request": "true"} if htmx else None
                     r = client.get(path, endpoint, headers=headers)
                     if r.status == 0:
                         self.no_response(rec, endpoint, path, r)
                     elif htmx and r.status == 200 and "<html" in r.body[:500].lower():
                         rec.error(endpoint, path, 200, "htmx request answered with a whole page")
-                    n += 1
+                rec.error(endpoint, "-", -1, OUT_OF_QUESTIONS)
 
             return run
 
@@ -644,14 +664,10 @@ class Bench:
                 if r.status == 0:
                     self.no_response(rec, RESUME, path, r)
 
-        # How many of its practice questions each learner answered in earlier slices.
-        answered: dict[int, int] = {}
-
         def answer(i: int, rec: Recorder, deadline: float) -> None:
             st = self.states[i]
             st.client.recorder = rec
-            todo = [(q, p) for q in st.practice for p in range(self.plan.practice_length)]
-            for quiz, position in todo[answered.get(i, 0) :]:
+            for quiz, position in todo[i][answered.get(i, 0) :]:
                 if time.monotonic() >= deadline:
                     return
                 answered[i] = answered.get(i, 0) + 1
@@ -664,7 +680,7 @@ class Bench:
                     rec.error(ANSWER, path, 0, r.failure)
                 elif self.is_ack(rec, ANSWER, path, r):
                     self.ack(st, position, choice, "capacity", "200")
-            rec.error(ANSWER, "-", -1, "ran out of practice questions (raise --practice-quizzes)")
+            rec.error(ANSWER, "-", -1, OUT_OF_QUESTIONS)
 
         self.log_everyone_in()
         phases = [
@@ -1325,8 +1341,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--capacity-rounds", type=int, default=4, help="slices per endpoint, taken in turn"
     )
-    # Two: a fast server answered all 50 x 50 questions of one within the 8 s.
-    parser.add_argument("--practice-quizzes", type=int, default=2, help="per learner, capacity")
+    # Each question is shown once (the whole page or the card), then answered: this
+    # machine showed about 160 per learner in the 8 s (50 learners); 400 leave room
+    # for a machine twice as fast.
+    parser.add_argument("--practice-quizzes", type=int, default=8, help="per learner, capacity")
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--worker-class", choices=("sync", "gthread"), default="sync")
     parser.add_argument("--threads", type=int, default=4, help="per worker, with gthread")
@@ -1374,9 +1392,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.questions = min(args.questions, 6)
         args.fault_questions = min(args.fault_questions, 6)
         args.capacity_seconds = min(args.capacity_seconds, 3)
-        # A fast server answers more than one quiz's questions in 3 s (with the
-        # sessions in Redis it ran out of them).
-        args.practice_quizzes = max(args.practice_quizzes, 3)
+        # Ten learners show five times as many questions each as fifty do.
+        args.practice_quizzes = max(args.practice_quizzes, 12)
         args.ramp = min(args.ramp, 2)
         args.table_ramp = min(args.table_ramp, 2)
         args.duration = min(args.duration, 60)
