@@ -27,6 +27,7 @@ from urllib.parse import urlencode, urlsplit
 
 CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 CHOICE_RE = re.compile(r'<input type="radio" name="choice" value="([^"]+)"')
+SHOWN_RE = re.compile(r'name="shown" value="([^"]*)"')
 
 # Connection failures: the server is down, restarting, or was killed mid-request.
 CONNECTION_ERRORS = (
@@ -56,6 +57,12 @@ class Response:
 
     def choices(self) -> list[str]:
         return CHOICE_RE.findall(self.body)
+
+    def shown(self) -> str:
+        """The answer form's note of when it was drawn (tutor.quizzes.showing), which
+        a browser posts with the answer; "" without one."""
+        match = SHOWN_RE.search(self.body)
+        return match.group(1) if match else ""
 
 
 @dataclass

@@ -35,6 +35,7 @@ import argparse
 import cProfile
 import os
 import pstats
+import re
 import shutil
 import statistics
 import sys
@@ -135,10 +136,12 @@ def probe(
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
 
     from bench.data import prepare
     from teaching.table import FOCUSES, referee, reference_move
     from tutor.accounts.models import User
+    from tutor.quizzes import showing
     from tutor.quizzes.models import QuizQuestion
     from tutor.table.models import TableRound
     from tutor.table.services import play_move, scenario_of, start_round, table_of
@@ -234,11 +237,23 @@ def probe(
         QuizQuestion.objects.filter(quiz_id=full_cycle).values_list("position", "question")
     )
 
+    # The note of when each question's form was drawn (tutor.quizzes.showing), which
+    # its answer posts as a browser does: taken from the card the cycle drew, or made
+    # before the clock starts for an answer posted alone.
+    notes: dict[tuple[int, int], str] = {
+        (answered, i): showing.note(answered, i, timezone.now()) for i in range(n)
+    }
+
+    def keep_note(response, quiz: int, i: int):
+        found = re.search(r'name="shown" value="([^"]*)"', response.content.decode())
+        notes[quiz, i] = found.group(1) if found else ""
+        return response
+
     def answer(i: int, quiz: int = answered, keys: dict = keys, via: Client = client):
         choice = keys[i]["choices"][0]["key"]
         return form_post(
             f"/practice/{quiz}/q/{i}/answer/",
-            {"choice": choice},
+            {"choice": choice, "shown": notes.pop((quiz, i), "")},
             via,
             headers={"HX-Request": "true", "HX-Target": "question-card"},
         )
@@ -311,17 +326,21 @@ def probe(
         floor=work["resume redirect"],
         # «Next question» with htmx: the card alone, then its answer (htmx too).
         cycle=(
-            lambda i: client.get(f"/practice/{cycle}/q/{i}/", headers={"HX-Request": "true"}),
+            lambda i: keep_note(
+                client.get(f"/practice/{cycle}/q/{i}/", headers={"HX-Request": "true"}), cycle, i
+            ),
             lambda i: answer(i, cycle, cycle_keys),
         ),
         # Without JavaScript the question comes as a whole page.
         full_cycle=(
-            lambda i: client.get(f"/practice/{full_cycle}/q/{i}/"),
+            lambda i: keep_note(client.get(f"/practice/{full_cycle}/q/{i}/"), full_cycle, i),
             lambda i: answer(i, full_cycle, full_keys),
         ),
         mate_cycle=(
-            lambda i: cold_client.get(
-                f"/practice/{mate_quiz}/q/{i}/", headers={"HX-Request": "true"}
+            lambda i: keep_note(
+                cold_client.get(f"/practice/{mate_quiz}/q/{i}/", headers={"HX-Request": "true"}),
+                mate_quiz,
+                i,
             ),
             lambda i: answer(i, mate_quiz, cycle_keys, cold_client),
         ),

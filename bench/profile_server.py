@@ -203,7 +203,7 @@ def run_phase(
                 client.htmx_post(
                     f"/practice/{quiz}/q/{position}/answer/",
                     "answer post",
-                    {"choice": choices[0]},
+                    {"choice": choices[0], "shown": page.shown()},
                     f"/practice/{quiz}/q/{position}/",
                 )
                 with lock:

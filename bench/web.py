@@ -360,13 +360,24 @@ class Bench:
 
     @staticmethod
     def post_answer(
-        client: Client, quiz_id: int, position: int, choice: str, endpoint: str, **kw
+        client: Client,
+        quiz_id: int,
+        position: int,
+        choice: str,
+        endpoint: str,
+        shown: str = "",
+        **kw,
     ) -> Response:
+        """The answer as the card's form posts it: with the form's note of when it was
+        drawn (``shown``, Response.shown), when the question was shown first."""
         path = f"/practice/{quiz_id}/q/{position}/answer/"
         current = f"/practice/{quiz_id}/q/{position}/"
-        return client.htmx_post(path, endpoint, {"choice": choice}, current, **kw)
+        data = {"choice": choice, "shown": shown} if shown else {"choice": choice}
+        return client.htmx_post(path, endpoint, data, current, **kw)
 
-    def answer_pair(self, st: LearnerState, rec: Recorder, position: int, choices: list[str]):
+    def answer_pair(
+        self, st: LearnerState, rec: Recorder, position: int, choices: list[str], shown: str
+    ):
         """Two tabs post the same question at the same moment, with different choices."""
         picks = [choices[0], choices[1] if len(choices) > 1 else choices[0]]
         tabs = [st.client.clone(), st.client.clone()]
@@ -377,7 +388,7 @@ class Bench:
             with contextlib.suppress(threading.BrokenBarrierError):
                 barrier.wait()
             results[i] = self.post_answer(
-                tabs[i], st.quiz_id, position, picks[i], ANSWER_PAIR, expect=(200, 409)
+                tabs[i], st.quiz_id, position, picks[i], ANSWER_PAIR, shown, expect=(200, 409)
             )
 
         threads = [threading.Thread(target=go, args=(i,), daemon=True) for i in range(2)]
@@ -439,10 +450,10 @@ class Bench:
             choice = st.rng.choice(choices)
             roll = st.rng.random()
             if extras and roll < self.args.pair_share:
-                self.answer_pair(st, rec, position, choices)
+                self.answer_pair(st, rec, position, choices, page.shown())
                 continue
             st.in_flight[position] = choice
-            r = self.post_answer(st.client, st.quiz_id, position, choice, ANSWER)
+            r = self.post_answer(st.client, st.quiz_id, position, choice, ANSWER, page.shown())
             if r.status == 0:
                 self.no_response(rec, ANSWER, path + "answer/", r)
                 if phase == "fault" and self.wait_out_outage():
@@ -455,7 +466,13 @@ class Bench:
                     with self.lock:
                         self.doubles += 1
                     again = self.post_answer(
-                        st.client, st.quiz_id, position, choice, ANSWER_AGAIN, expect=(409,)
+                        st.client,
+                        st.quiz_id,
+                        position,
+                        choice,
+                        ANSWER_AGAIN,
+                        page.shown(),
+                        expect=(409,),
                     )
                     if again.status == 409:
                         with self.lock:
@@ -627,6 +644,8 @@ class Bench:
         }
         shown: dict[int, int] = {}
         answered: dict[int, int] = {}
+        # The note of when each shown question's form was drawn, which its answer posts.
+        notes: dict[tuple[int, int], str] = {}
 
         def questions(htmx: bool) -> Callable[[int, Recorder, float], None]:
             # As «Next question» asks with htmx, the card alone (issue 24's cycle), or
@@ -648,6 +667,8 @@ class Bench:
                         self.no_response(rec, endpoint, path, r)
                     elif htmx and r.status == 200 and "<html" in r.body[:500].lower():
                         rec.error(endpoint, path, 200, "htmx request answered with a whole page")
+                    elif r.status == 200:
+                        notes[quiz, position] = r.shown()
                 rec.error(endpoint, "-", -1, OUT_OF_QUESTIONS)
 
             return run
@@ -675,7 +696,8 @@ class Bench:
                     st.quiz_id, st.acked, st.in_flight = quiz, {}, {}
                 choice = st.rng.choice("abc")  # every question has 3 to 5 choices
                 path = f"/practice/{quiz}/q/{position}/answer/"
-                r = self.post_answer(st.client, st.quiz_id, position, choice, ANSWER)
+                note = notes.pop((quiz, position), "")
+                r = self.post_answer(st.client, st.quiz_id, position, choice, ANSWER, note)
                 if r.status == 0:
                     rec.error(ANSWER, path, 0, r.failure)
                 elif self.is_ack(rec, ANSWER, path, r):

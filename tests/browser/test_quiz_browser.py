@@ -51,3 +51,8 @@ def test_short_quiz_one_right_one_wrong(live_server, page: Page):
 
     page.get_by_role("link", name="Zusammenfassung").click()
     expect(page.locator(".lead")).to_contain_text("1 von 2")
+    # Each answer stored when its form was drawn (the page's, then the card htmx
+    # swapped in), from the note the browser posted with it (tutor.quizzes.showing).
+    for question in quiz.questions.order_by("position"):
+        assert question.shown_at is not None
+        assert question.shown_at <= question.answered_at

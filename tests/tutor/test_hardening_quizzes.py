@@ -45,8 +45,9 @@ def _wrong(question: QuizQuestion) -> str:
     return next(c["key"] for c in data["choices"] if c["key"] != data["answer"])
 
 
-# Tokens that differ on every render whatever was answered.
-_VOLATILE = re.compile(r'(csrfmiddlewaretoken" value="|"x-csrftoken": ")[^"]+')
+# Tokens that differ on every render whatever was answered (the CSRF token, the note of
+# when a form was drawn: tutor.quizzes.showing).
+_VOLATILE = re.compile(r'(csrfmiddlewaretoken" value="|"x-csrftoken": "|name="shown" value=")[^"]+')
 
 
 def _pages(client, quiz) -> dict[str, str]:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import random
 import re
+from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.core import signing
 from django.core.cache import caches
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from teaching import mastery
 from teaching.generators import KINDS, generate
@@ -21,6 +22,7 @@ from tutor.lessons.models import Lesson
 from tutor.lessons.questions import plan_for
 from tutor.lessons.render import heading_anchor, sections, with_heading_ids
 from tutor.lessons.selectors import lessons_for, rule_links
+from tutor.quizzes import showing
 from tutor.quizzes.models import Quiz, QuizQuestion, SkillState
 from tutor.quizzes.services import create_quiz
 
@@ -110,7 +112,10 @@ def lesson_url(slug="stoeck"):
 
 
 def strip_csrf(html: str) -> str:
+    """Without what changes per request: the CSRF token and the note of when a form was
+    drawn (tutor.quizzes.showing)."""
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+    html = re.sub(r'name="shown" value="[^"]*"', "", html)
     return re.sub(r'"x-csrftoken": "[^"]+"', "", html)
 
 
@@ -276,6 +281,26 @@ def test_wrong_answer_without_js_redirects_to_the_lesson_with_feedback(
     state = SkillState.objects.get(learner=learner, skill="stoeck")
     assert (state.attempts, state.correct) == (1, 0)
     assert state.mastery == pytest.approx(mastery.update(mastery.P_INIT, False))
+
+
+def test_the_lesson_page_writes_no_showing_and_the_answer_stores_its_forms_note(
+    client, learner, mini_course
+):
+    """As a practice question (tests/tutor/test_showing.py): the page notes in each form
+    when it was drawn, and the answer stores that moment, which times it."""
+    client.force_login(learner)
+    before = timezone.now()
+    html = client.get(lesson_url()).content.decode()
+    question = shown_question(learner)
+    assert question.shown_at is None
+    note = re.search(r'name="shown" value="([^"]+)"', html)[1]
+    right, _wrong = right_and_wrong(question.question)
+    client.post(answer_url(question), {"choice": right, "shown": note}, headers=HX)
+    question.refresh_from_db()
+    assert before - timedelta(milliseconds=1) <= question.shown_at <= question.answered_at
+    assert question.shown_at == showing.shown_at(
+        note, question.quiz_id, question.position, timezone.now()
+    )
 
 
 def test_second_answer_is_409_and_changes_nothing(client, learner, mini_course):

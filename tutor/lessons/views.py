@@ -10,6 +10,7 @@ from django.db import OperationalError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -21,6 +22,7 @@ from tutor.core.http import HtmxHttpRequest
 from tutor.core.middleware import is_lock_error, no_lock_wait
 from tutor.quizzes import selectors as quiz_selectors
 from tutor.quizzes import services as quiz_services
+from tutor.quizzes import showing
 from tutor.quizzes.forms import AnswerForm
 from tutor.quizzes.models import QuizQuestion, Skill
 from tutor.quizzes.presenters import QuestionView, present
@@ -65,6 +67,7 @@ class Slot:
     token: str = ""  # visitors only: names the question without revealing it
     saved: bool = False
     error: str = ""
+    shown: str = ""  # learners only: when the form was drawn (tutor.quizzes.showing)
 
     @property
     def dom_id(self) -> str:
@@ -83,9 +86,18 @@ def _lesson_and_plan(slug: str) -> tuple[Lesson, QuestionPlan]:
 
 
 def _learner_slot(
-    request: HtmxHttpRequest, slug: str, plan: QuestionPlan, question: QuizQuestion, error: str = ""
+    request: HtmxHttpRequest,
+    slug: str,
+    plan: QuestionPlan,
+    question: QuizQuestion,
+    error: str = "",
+    shown: str = "",
 ) -> Slot:
+    """``shown``: the form's note of when it was drawn, when an answer the form is drawn
+    again for (refused) brought one; else an open question's form notes now."""
     args = [slug, question.quiz_id, question.position]
+    if not shown and not question.answered:
+        shown = showing.note(question.quiz_id, question.position, timezone.now())
     return Slot(
         kind=question.kind,
         number=plan.kinds.index(question.kind) + 1 if question.kind in plan.kinds else 1,
@@ -96,6 +108,7 @@ def _learner_slot(
         another_url=reverse("lessons:another_question", args=args),
         saved=True,
         error=error,
+        shown=shown,
     )
 
 
@@ -136,8 +149,6 @@ def _slots(
     if _is_learner(request):
         slots = []
         for question in lesson_questions.learner_questions(request.user, lesson, plan):
-            if not question.answered:
-                quiz_services.mark_shown(question)
             error = errors.get(question.kind, "")
             slots.append(_learner_slot(request, lesson.slug, plan, question, error))
         return slots, ""
@@ -240,22 +251,31 @@ def answer_question(request: AuthedRequest, slug: str, quiz_id: int, position: i
     _lesson, plan = _lesson_and_plan(slug)
     form = AnswerForm(request.POST)
     error, status = "", 200
+    note = request.POST.get("shown", "")  # as for a practice question (quizzes.views.answer)
+    shown_at = showing.shown_at(note, quiz_id, position, timezone.now())
+    if shown_at is None:
+        note = ""
     if not form.is_valid():
         error, status = _("Choose one of the answers."), 400
     else:
         try:
             quiz_services.answer(
-                learner=request.user, question=question, choice=form.cleaned_data["choice"]
+                learner=request.user,
+                question=question,
+                choice=form.cleaned_data["choice"],
+                shown_at=shown_at,
             )
         except quiz_services.AlreadyAnswered:
-            question.refresh_from_db(fields=["answered_choice", "correct", "answered_at"])
+            question.refresh_from_db(
+                fields=["answered_choice", "correct", "answered_at", "shown_at"]
+            )
             error = _("You have answered this question already; your first answer counts.")
             status = 409
         except quiz_services.InvalidChoice:
             error = _("That is not one of the answers. Choose one of the answers shown.")
             status = 400
     if request.htmx:
-        slot = _learner_slot(request, slug, plan, question, error)
+        slot = _learner_slot(request, slug, plan, question, error, note)
         return _slot_response(request, slot, status)
     if status == 400:
         context, _status = _detail_context(request, slug, errors={question.kind: error})

@@ -205,7 +205,8 @@ def _pupil_context(request: AuthedRequest, session: LiveSession) -> dict[str, ob
     now = timezone.now()
     stage = selectors.pupil_stage(session, request.user, deck=current_deck(request), now=now)
     if stage.question is not None and stage.open_now:
-        # As the quiz page does: the answer's time rates a right answer Easy or Good.
+        # Asked by the teacher, shown on every phone at once: that moment, stored once,
+        # times the answer, which rates a right one Easy or Good (tutor.quizzes.showing).
         quiz_services.mark_shown(stage.question)
     return {
         "session": session,

@@ -160,12 +160,19 @@ _UNSHOWN = PreparedQuery(
 
 
 def answer(
-    *, learner: User, question: QuizQuestion, choice: str, read: AnswerRead | None = None
+    *,
+    learner: User,
+    question: QuizQuestion,
+    choice: str,
+    read: AnswerRead | None = None,
+    shown_at: datetime | None = None,
 ) -> AnswerOutcome:
     """Record ``choice`` for ``question``; a second answer is refused and changes nothing.
 
     ``read``: what the question's read brought along (selectors.question_to_answer),
-    trusted as far as it can be; without it the answer asks the database."""
+    trusted as far as it can be; without it the answer asks the database.
+    ``shown_at``: when the form the answer came from was drawn (tutor.quizzes.showing),
+    stored with the answer unless the question's showing is stored already (live)."""
     if question.quiz.learner_id != learner.pk:
         raise QuizError("This question belongs to another learner.")
     keys = {c["key"] for c in question.question["choices"]}
@@ -174,6 +181,9 @@ def answer(
     correct = choice == question.question["answer"]
     now = timezone.now()
     check_can_answer(question.quiz, now)
+    if question.shown_at is None and shown_at is not None:
+        # Written with the answer (_answered); a refused answer writes nothing.
+        question.shown_at = min(shown_at, now)
     # Mastery is visible on every page, so it may move only once the learner may know
     # whether the answer was right (issue 12: nothing shown may depend on correctness
     # before the assignment releases it).
@@ -213,14 +223,20 @@ def answer(
     )
 
 
-def _answered(choice: str, correct: bool, now: datetime, counts_now: bool) -> dict[str, Any]:
-    """What the answer writes in its question's row."""
-    return {
+def _answered(
+    question: QuizQuestion, choice: str, correct: bool, now: datetime, counts_now: bool
+) -> dict[str, Any]:
+    """What the answer writes in its question's row: with the moment it was shown, when
+    that is known (set once; never cleared, so a live question's stays)."""
+    written = {
         "answered_choice": choice,
         "correct": correct,
         "answered_at": now,
         "skill_recorded_at": now if counts_now else None,
     }
+    if question.shown_at is not None:
+        written["shown_at"] = question.shown_at
+    return written
 
 
 def _store_answer(
@@ -247,7 +263,9 @@ def _store_answer(
                 )
             )
         # The condition makes the write happen once even when two requests race.
-        updated = _UNANSWERED.update(_answered(choice, correct, now, counts_now), pk=question.pk)
+        updated = _UNANSWERED.update(
+            _answered(question, choice, correct, now, counts_now), pk=question.pk
+        )
         if not updated:
             raise AlreadyAnswered("This question has been answered already.")
         state = _record_answer(question, correct, now, read) if counts_now else None
@@ -374,7 +392,7 @@ def _store_in_one_statement(
     another request made meanwhile fails its INSERT: IntegrityError, nothing stored."""
     connection = connections[QuizQuestion.objects.db]
     sql, params = _UNANSWERED.update_statement(
-        _answered(choice, correct, now, counts_now), pk=question.pk
+        _answered(question, choice, correct, now, counts_now), pk=question.pk
     )
     parts = [f"answered AS ({sql} RETURNING 1)"]
     state: SkillState | None = None
@@ -621,10 +639,11 @@ def _record_skill(
 
 
 def mark_shown(question: QuizQuestion) -> None:
-    """Note when ``question`` was first shown (for the answer's time, which rates a right
-    answer Easy or Good). Never waits for a locked database: a page that shows a
-    question otherwise only reads, so under a lock the note is skipped and the answer,
-    its time unknown, is rated Good (answer_seconds is None)."""
+    """Note when a live question was first shown: when the teacher asked it, on every
+    phone at once (tutor.live). A card or page a learner opens notes it in its form
+    instead (tutor.quizzes.showing), and the answer stores it. Never waits for a locked
+    database: under a lock the note is skipped and the answer, its time unknown, is
+    rated Good (answer_seconds is None)."""
     if question.shown_at is None:
         write_unless_locked(
             lambda: _UNSHOWN.update({"shown_at": timezone.now()}, pk=question.pk),

@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import engines
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -16,7 +17,7 @@ from tutor.accounts.http import AuthedRequest
 from tutor.accounts.permissions import learner_required
 from tutor.core.context_processors import current_deck
 
-from . import selectors, services
+from . import selectors, services, showing
 from .forms import AnswerForm, PracticeForm
 from .models import QuizQuestion, Skill
 from .presenters import LazyView, present
@@ -68,10 +69,13 @@ def _question_context(
     request: HttpRequest,
     question: QuizQuestion,
     next_open: int | None | object = _UNKNOWN,
+    shown: str | None = None,
     **extra: object,
 ) -> dict[str, object]:
     """What the card draws; ``next_open``: the quiz's first open question, when the
-    caller knows it already (an answer just stored)."""
+    caller knows it already (an answer just stored); ``shown``: the form's note of when
+    the question was shown (tutor.quizzes.showing), when an answer the form is drawn
+    again for (refused) brought one, else a note of now."""
     quiz = question.quiz
     total = selectors.question_count(quiz)
     visible = services.explanations_visible(quiz)
@@ -80,6 +84,8 @@ def _question_context(
     if next_open is _UNKNOWN:
         # Only an answered question's card shows «Next question».
         next_open = selectors.next_open_position(quiz.pk) if question.answered else None
+    if shown is None and not question.answered:
+        shown = showing.note(quiz.pk, question.position, timezone.now())
     return {
         "quiz": quiz,
         "question": question,
@@ -93,6 +99,7 @@ def _question_context(
         "is_last": question.position + 1 >= total,
         # «Next question» goes straight to it (the resume would redirect there).
         "next_open": next_open,
+        "shown": shown or "",
         **extra,
     }
 
@@ -128,7 +135,7 @@ def question(request: AuthedRequest, quiz_id: int, position: int) -> HttpRespons
             response["HX-Redirect"] = target
             return response
         return redirect(target)
-    services.mark_shown(question)
+    # Nothing is written: the form notes when it was drawn (tutor.quizzes.showing).
     context = _question_context(request, question)
     if request.htmx:
         response = HttpResponse(_card_html(request, context, "next-card"))
@@ -155,6 +162,12 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
     status = 200
     error = ""
     next_open: int | None | object = _UNKNOWN
+    # The form's note of when it was drawn (tutor.quizzes.showing), outside AnswerForm:
+    # a refused answer draws the form again with it.
+    note = request.POST.get("shown", "")
+    shown_at = showing.shown_at(note, quiz_id, position, timezone.now())
+    if shown_at is None:
+        note = ""
     if not form.is_valid():
         error, status = _("Choose one of the answers."), 400
     else:
@@ -164,21 +177,25 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
                 question=question,
                 choice=form.cleaned_data["choice"],
                 read=read,
+                shown_at=shown_at,
             )
             next_open = outcome.next_open
         except (services.AlreadyAnswered, services.InvalidChoice, services.AttemptClosed) as no:
             if isinstance(no, services.AlreadyAnswered):
-                question.refresh_from_db(fields=["answered_choice", "correct", "answered_at"])
+                question.refresh_from_db(
+                    fields=["answered_choice", "correct", "answered_at", "shown_at"]
+                )
             error, status = refused_answer(no)
     if request.htmx:
-        context = _question_context(request, question, next_open, error=error)
+        context = _question_context(request, question, next_open, note or None, error=error)
         # What the answer changes, not the question above it (drawn again, it cost a
         # worker that had not shown this question a third of the answer: issue 24).
         return HttpResponse(_card_html(request, context, "answer"), status=status)
     if error:
         messages.error(request, error)
         if status == 400:
-            return _page(request, _question_context(request, question, error=error), status)
+            context = _question_context(request, question, shown=note or None, error=error)
+            return _page(request, context, status)
     return redirect("quizzes:question", quiz_id=quiz_id, position=position)
 
 
