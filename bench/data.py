@@ -90,9 +90,22 @@ def prepare(
         fault_questions=fault_questions,
         practice_quizzes=practice_quizzes,
     )
+    step("analyze", _analyze)
     plan.timings = timings
     connections.close_all()
     return plan
+
+
+def _analyze() -> None:
+    """Give PostgreSQL's planner the statistics of the data just made, as a site has
+    them (autovacuum analyzes a changed table, but in its own time: after a 96 s run
+    a new database had not been analyzed yet). Without them the answer's read
+    planned a bitmap scan of every open question of every learner: 1.0 of its 1.8 ms,
+    against 0.15 ms with them (issue 24)."""
+    connection = connections["default"]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
 
 
 def _people_and_work(
