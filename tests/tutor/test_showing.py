@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext, override_settings
-from django.urls import reverse
 from django.utils import timezone
 
 from teaching import mastery
 from teaching.generators import KINDS
 from tests.factories import QuizQuestionFactory
+from tests.tutor.test_quizzes import q_url, right_and_wrong
 from tutor.quizzes import showing
 from tutor.quizzes.models import QuizQuestion, SkillState
 from tutor.quizzes.selectors import answer_seconds
@@ -29,16 +29,6 @@ NOTE = re.compile(r'name="shown" value="([^"]*)"')
 @pytest.fixture
 def quiz(learner):
     return create_quiz(learner=learner, kinds=list(KINDS[:3]), seeds=[1, 2, 3])
-
-
-def q_url(quiz, position, name="question"):
-    return reverse(f"quizzes:{name}", args=[quiz.pk, position])
-
-
-def right_and_wrong(question):
-    data = question.question
-    wrong = next(c["key"] for c in data["choices"] if c["key"] != data["answer"])
-    return data["answer"], wrong
 
 
 def note_in(html: str) -> str:
