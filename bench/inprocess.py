@@ -35,7 +35,6 @@ import argparse
 import cProfile
 import os
 import pstats
-import re
 import shutil
 import statistics
 import sys
@@ -138,6 +137,7 @@ def probe(
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
+    from bench.client import SHOWN_RE
     from bench.data import prepare
     from teaching.table import FOCUSES, referee, reference_move
     from tutor.accounts.models import User
@@ -245,7 +245,7 @@ def probe(
     }
 
     def keep_note(response, quiz: int, i: int):
-        found = re.search(r'name="shown" value="([^"]*)"', response.content.decode())
+        found = SHOWN_RE.search(response.content.decode())
         notes[quiz, i] = found.group(1) if found else ""
         return response
 

@@ -251,10 +251,7 @@ def answer_question(request: AuthedRequest, slug: str, quiz_id: int, position: i
     _lesson, plan = _lesson_and_plan(slug)
     form = AnswerForm(request.POST)
     error, status = "", 200
-    note = request.POST.get("shown", "")  # as for a practice question (quizzes.views.answer)
-    shown_at = showing.shown_at(note, quiz_id, position, timezone.now())
-    if shown_at is None:
-        note = ""
+    shown = showing.posted(request.POST, quiz_id, position, timezone.now())
     if not form.is_valid():
         error, status = _("Choose one of the answers."), 400
     else:
@@ -263,7 +260,7 @@ def answer_question(request: AuthedRequest, slug: str, quiz_id: int, position: i
                 learner=request.user,
                 question=question,
                 choice=form.cleaned_data["choice"],
-                shown_at=shown_at,
+                shown_at=shown.at,
             )
         except quiz_services.AlreadyAnswered:
             question.refresh_from_db(
@@ -275,7 +272,7 @@ def answer_question(request: AuthedRequest, slug: str, quiz_id: int, position: i
             error = _("That is not one of the answers. Choose one of the answers shown.")
             status = 400
     if request.htmx:
-        slot = _learner_slot(request, slug, plan, question, error, note)
+        slot = _learner_slot(request, slug, plan, question, error, shown.note)
         return _slot_response(request, slot, status)
     if status == 400:
         context, _status = _detail_context(request, slug, errors={question.kind: error})

@@ -35,7 +35,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from django.core import signing
 
@@ -76,3 +78,18 @@ def shown_at(token: str, quiz_id: int, position: int, now: datetime) -> datetime
     except (OverflowError, ValueError, OSError):
         return None
     return min(when, now)
+
+
+class Posted(NamedTuple):
+    """What an answer's form brought: its ``note`` ("" when it does not verify, so a
+    form drawn again gets a new one) and the time it says (None: unknown)."""
+
+    note: str
+    at: datetime | None
+
+
+def posted(data: Mapping[str, str], quiz_id: int, position: int, now: datetime) -> Posted:
+    """The note in a posted answer form (its ``shown`` field), read for this question."""
+    note = data.get("shown", "")
+    at = shown_at(note, quiz_id, position, now)
+    return Posted(note if at is not None else "", at)

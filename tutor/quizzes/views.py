@@ -69,7 +69,7 @@ def _question_context(
     request: HttpRequest,
     question: QuizQuestion,
     next_open: int | None | object = _UNKNOWN,
-    shown: str | None = None,
+    shown: str = "",
     **extra: object,
 ) -> dict[str, object]:
     """What the card draws; ``next_open``: the quiz's first open question, when the
@@ -84,7 +84,7 @@ def _question_context(
     if next_open is _UNKNOWN:
         # Only an answered question's card shows «Next question».
         next_open = selectors.next_open_position(quiz.pk) if question.answered else None
-    if shown is None and not question.answered:
+    if not shown and not question.answered:
         shown = showing.note(quiz.pk, question.position, timezone.now())
     return {
         "quiz": quiz,
@@ -99,7 +99,7 @@ def _question_context(
         "is_last": question.position + 1 >= total,
         # «Next question» goes straight to it (the resume would redirect there).
         "next_open": next_open,
-        "shown": shown or "",
+        "shown": shown,
         **extra,
     }
 
@@ -162,12 +162,9 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
     status = 200
     error = ""
     next_open: int | None | object = _UNKNOWN
-    # The form's note of when it was drawn (tutor.quizzes.showing), outside AnswerForm:
-    # a refused answer draws the form again with it.
-    note = request.POST.get("shown", "")
-    shown_at = showing.shown_at(note, quiz_id, position, timezone.now())
-    if shown_at is None:
-        note = ""
+    # The form's note of when it was drawn, outside AnswerForm: a refused answer draws
+    # the form again with it.
+    shown = showing.posted(request.POST, quiz_id, position, timezone.now())
     if not form.is_valid():
         error, status = _("Choose one of the answers."), 400
     else:
@@ -177,7 +174,7 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
                 question=question,
                 choice=form.cleaned_data["choice"],
                 read=read,
-                shown_at=shown_at,
+                shown_at=shown.at,
             )
             next_open = outcome.next_open
         except (services.AlreadyAnswered, services.InvalidChoice, services.AttemptClosed) as no:
@@ -187,14 +184,14 @@ def answer(request: AuthedRequest, quiz_id: int, position: int) -> HttpResponse:
                 )
             error, status = refused_answer(no)
     if request.htmx:
-        context = _question_context(request, question, next_open, note or None, error=error)
+        context = _question_context(request, question, next_open, shown.note, error=error)
         # What the answer changes, not the question above it (drawn again, it cost a
         # worker that had not shown this question a third of the answer: issue 24).
         return HttpResponse(_card_html(request, context, "answer"), status=status)
     if error:
         messages.error(request, error)
         if status == 400:
-            context = _question_context(request, question, shown=note or None, error=error)
+            context = _question_context(request, question, shown=shown.note, error=error)
             return _page(request, context, status)
     return redirect("quizzes:question", quiz_id=quiz_id, position=position)
 
