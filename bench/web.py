@@ -1075,6 +1075,46 @@ def goal_text(ok: bool, margin: str) -> str:
     return f"{'met' if ok else 'MISSED'} ({margin})"
 
 
+@dataclass(frozen=True)
+class CycleFactors:
+    """The learner cycle against /health/, as the product of two factors measured in
+    the same run: the cycle against the logged-in floor (the resume redirect: session,
+    user, two small reads, no template), which is what the cycle's own code decides, and
+    the floor against /health/, which every logged-in request of the site pays and the
+    machine moves most (docs/performance.md, session 16)."""
+
+    card: float
+    answer: float
+    floor: float
+    health: float
+
+    @property
+    def cycle(self) -> float:
+        return self.card + self.answer
+
+    @property
+    def vs_health(self) -> float:
+        return self.cycle / self.health
+
+    @property
+    def vs_floor(self) -> float:
+        return self.cycle / self.floor
+
+    @property
+    def floor_vs_health(self) -> float:
+        return self.floor / self.health
+
+    def line(self) -> str:
+        """
+        >>> CycleFactors(card=3.0, answer=4.7, floor=2.75, health=0.63).line()
+        '    (that is 2.80x the logged-in floor of 2.75 ms, which is 4.37x /health/)'
+        """
+        return (
+            f"    (that is {self.vs_floor:.2f}x the logged-in floor of {self.floor:.2f} ms, "
+            f"which is {self.floor_vs_health:.2f}x /health/)"
+        )
+
+
 def cpu_line(rec: Recorder) -> str:
     """Who used the machine during a phase: the server, this client, everything else."""
     if rec.cpu is None:
@@ -1221,6 +1261,9 @@ def report(
                 f"    (without JavaScript, the question as a whole page: "
                 f"{(page + post) / health:.1f}x)"
             )
+        floor_ms = cpu_ms.get("GET  resume redirect alone (floor)")
+        if floor_ms:
+            print(CycleFactors(card=card, answer=post, floor=floor_ms, health=health).line())
     cap = {r["endpoint"]: r for r in cap_rows}
     base = cap.get("GET  /health/ alone")
     for label, name in (
