@@ -159,8 +159,13 @@ class QuizQuestion(models.Model):
 class SkillState(models.Model):
     """What the site believes about one learner and one skill (see mastery.py)."""
 
+    # No index of its own: unique (learner, skill) below serves every lookup by learner,
+    # and a second one would be one more insert per state (issue 24).
     learner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="skill_states"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="skill_states",
+        db_index=False,
     )
     skill = models.CharField(max_length=16, choices=Skill.choices)
     mastery = models.FloatField()

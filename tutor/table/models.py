@@ -28,8 +28,13 @@ class Focus(models.TextChoices):
 
 
 class TableRound(models.Model):
+    # No index of its own: (learner, finished_at) in Meta serves every lookup by learner
+    # (issue 24).
     learner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_rounds"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="table_rounds",
+        db_index=False,
     )
     focus = models.CharField(max_length=16, choices=Focus.choices)
     seed = models.BigIntegerField()
@@ -49,12 +54,15 @@ class TableRound(models.Model):
     tally = models.JSONField(default=dict)
     # Set when a teacher's assignment dealt the round. tutor.table may not import the
     # classroom app: whoever starts the round passes the assignment in.
+    # No index of its own: unique (assignment, learner, assignment_index) in Meta serves
+    # every lookup by assignment (issue 24).
     assignment = models.ForeignKey(
         "classroom.Assignment",
         on_delete=models.CASCADE,
         null=True,
         blank=True,
         related_name="table_rounds",
+        db_index=False,
     )
     # Which of the assignment's rounds this is, 0-based; unique per learner, so two
     # tabs starting "the next round" at once cannot deal more rounds than were set.
