@@ -352,23 +352,3 @@ def test_the_answers_waiting_are_found_through_their_partial_index(questions):
         cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
         plan = " | ".join(str(row[-1]) for row in cursor.fetchall())
     assert "quizquestion_unsettled" in plan, plan
-
-
-def test_questions_carry_only_the_indexes_their_queries_use():
-    """Each index of the questions' table is one more insert per question stored and
-    per answer. The one on (kind, answered_at) was never used by a query, and
-    PostgreSQL planned a learner's progress with it, reading every learner's answers in
-    answer order (9.6 ms against 0.24 ms on the benchmark's data); the quiz's own index
-    repeated the first column of (quiz, position) (issue 24). An index added here
-    needs the query that uses it."""
-    with connection.cursor() as cursor:
-        found = connection.introspection.get_constraints(cursor, QuizQuestion._meta.db_table)
-    # Besides the primary key and the unique (quiz, position), which every lookup by
-    # quiz uses: only the partial index of the answers waiting to count.
-    extra = {
-        name
-        for name, details in found.items()
-        if details["index"] and not details["primary_key"] and not details["unique"]
-    }
-    assert extra == {"quizquestion_unsettled"}, found
-    assert found["unique_quiz_position"]["columns"] == ["quiz_id", "position"]
