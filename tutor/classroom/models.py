@@ -42,8 +42,10 @@ class SchoolClass(models.Model):
 
 
 class Membership(models.Model):
+    # No index of its own: unique_membership's (school_class, learner) serves every
+    # lookup by class (see tests/tutor/test_indexes.py).
     school_class = models.ForeignKey(
-        SchoolClass, on_delete=models.CASCADE, related_name="memberships"
+        SchoolClass, on_delete=models.CASCADE, related_name="memberships", db_index=False
     )
     learner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"

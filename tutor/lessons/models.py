@@ -25,7 +25,11 @@ class Lesson(models.Model):
 
 
 class LessonText(models.Model):
-    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="texts")
+    # No index of its own: unique_lesson_language's (lesson, language) serves every
+    # lookup by lesson (see tests/tutor/test_indexes.py).
+    lesson = models.ForeignKey(
+        Lesson, on_delete=models.CASCADE, related_name="texts", db_index=False
+    )
     language = models.CharField(max_length=8, choices=settings.LANGUAGES)
     title = models.CharField(max_length=200)
     summary = models.CharField(max_length=400, blank=True)
@@ -42,8 +46,13 @@ class LessonText(models.Model):
 
 
 class LessonRead(models.Model):
+    # No index of its own: unique_lesson_read's (user, lesson) serves every lookup by
+    # user (see tests/tutor/test_indexes.py).
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lesson_reads"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="lesson_reads",
+        db_index=False,
     )
     lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="reads")
     read_at = models.DateTimeField(auto_now=True)
