@@ -57,11 +57,11 @@ def _plain_indexes(model: type[models.Model]) -> dict[str, list[str]]:
     }
 
 
-def _repeated(model: type[models.Model]) -> list[str]:
-    """Each plain, unconditional index whose columns lead another index or unique
-    constraint of the table that holds for every row, with the one that covers it."""
+def _whole(model: type[models.Model]) -> list[tuple[str, list[str]]]:
+    """The table's indexes, unique constraints and primary key that hold for every row
+    (no condition), with their columns, as the database reports them."""
     conditional = _conditional(model)
-    whole = [
+    return [
         (name, details["columns"])
         for name, details in _constraints(model).items()
         if (details["index"] or details["unique"] or details["primary_key"])
@@ -69,29 +69,26 @@ def _repeated(model: type[models.Model]) -> list[str]:
         and name not in conditional
         and not name.endswith("_like")
     ]
-    found = []
-    for name, columns in _plain_indexes(model).items():
-        if name in conditional:
-            continue
-        for other, wider in whole:
-            if other != name and len(wider) > len(columns) and wider[: len(columns)] == columns:
-                found.append(f"{name} {columns} leads {other} {wider}")
-    return found
+
+
+def _repeated(model: type[models.Model]) -> list[str]:
+    """Each plain, unconditional index whose columns lead another index or unique
+    constraint of the table that holds for every row, with the one that covers it."""
+    whole = _whole(model)
+    plain = _plain_indexes(model)
+    return [
+        f"{name} {columns} leads {other} {wider}"
+        for name, columns in whole
+        if name in plain
+        for other, wider in whole
+        if other != name and len(wider) > len(columns) and wider[: len(columns)] == columns
+    ]
 
 
 def _covering(model: type[models.Model], column: str) -> list[str]:
-    """The unconditional unique constraints and indexes of ``model`` whose first
-    column is ``column``."""
-    firsts = []
-    for rule in [*model._meta.constraints, *model._meta.indexes]:
-        fields = getattr(rule, "fields", ())
-        if (
-            fields
-            and getattr(rule, "condition", None) is None
-            and model._meta.get_field(fields[0]).column == column
-        ):
-            firsts.append(rule.name)
-    return firsts
+    """The table's indexes and unique constraints that hold for every row and whose
+    first column is ``column``."""
+    return [name for name, columns in _whole(model) if columns[0] == column]
 
 
 def _keys_without_index(model: type[models.Model]) -> list[str]:
