@@ -160,7 +160,7 @@ class SkillState(models.Model):
     """What the site believes about one learner and one skill (see mastery.py)."""
 
     # No index of its own: unique (learner, skill) below serves every lookup by learner,
-    # and a second one would be one more insert per state (issue 24).
+    # and a second one would be one more insert per state (tests/tutor/test_indexes.py).
     learner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,

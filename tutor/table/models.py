@@ -29,7 +29,7 @@ class Focus(models.TextChoices):
 
 class TableRound(models.Model):
     # No index of its own: (learner, finished_at) in Meta serves every lookup by learner
-    # (issue 24).
+    # (see tests/tutor/test_indexes.py).
     learner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -55,7 +55,7 @@ class TableRound(models.Model):
     # Set when a teacher's assignment dealt the round. tutor.table may not import the
     # classroom app: whoever starts the round passes the assignment in.
     # No index of its own: unique (assignment, learner, assignment_index) in Meta serves
-    # every lookup by assignment (issue 24).
+    # every lookup by assignment (see tests/tutor/test_indexes.py).
     assignment = models.ForeignKey(
         "classroom.Assignment",
         on_delete=models.CASCADE,
